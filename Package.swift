@@ -1,0 +1,25 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Outpost",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "OutpostCore", targets: ["OutpostCore"]),
+        .library(name: "Outpost", targets: ["Outpost"]),
+        .library(name: "OutpostTesting", targets: ["OutpostTesting"]),
+        .executable(name: "outpost-demo", targets: ["outpost-demo"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Pure values, documents, schema and the query language. No I/O.
+        .target(name: "OutpostCore"),
+        // The client library users import: the local object database (and later sync and events).
+        .target(name: "Outpost", dependencies: ["OutpostCore", "CSQLite"]),
+        // Test support shipped as product code: temporary databases, fixtures.
+        .target(name: "OutpostTesting", dependencies: ["Outpost"]),
+        .executableTarget(name: "outpost-demo", dependencies: ["Outpost"]),
+        .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore"]),
+        .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting"]),
+    ]
+)

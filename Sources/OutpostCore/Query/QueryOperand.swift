@@ -1,0 +1,11 @@
+/// One side of a comparison.
+public indirect enum QueryOperand: Hashable, Sendable {
+    /// A key path evaluated on the object being tested.
+    case keyPath(QueryKeyPath)
+    /// A literal value.
+    case value(Value)
+    /// An argument not yet bound: `$0`, `$1`, … (and `%@`, numbered in order of appearance).
+    case argument(Int)
+    /// A literal list `{1, 2, 3}` (for `IN`, `BETWEEN` and comparisons with lists).
+    case list([QueryOperand])
+}

@@ -1,0 +1,37 @@
+/// The schema of one object class: its name, properties and primary key.
+public struct ObjectSchema: Hashable, Sendable, CustomStringConvertible {
+    public var className: String
+    public var properties: [Property]
+    /// Embedded objects live only inside their parent and have no primary key.
+    public var isEmbedded: Bool
+
+    public init(className: String, properties: [Property], isEmbedded: Bool = false) {
+        self.className = className
+        self.properties = properties
+        self.isEmbedded = isEmbedded
+    }
+
+    /// The primary key property, if the class has one.
+    public var primaryKeyProperty: Property? { properties.first { $0.isPrimaryKey } }
+
+    public subscript(propertyName: String) -> Property? {
+        properties.first { $0.name == propertyName }
+    }
+
+    public var description: String {
+        "\(className) {\n" + properties.map { "\t\($0)" }.joined(separator: "\n") + "\n}"
+    }
+}
+
+/// The schemas of every class in a database.
+public struct Schema: Hashable, Sendable {
+    public var objectSchemas: [ObjectSchema]
+
+    public init(_ objectSchemas: [ObjectSchema]) {
+        self.objectSchemas = objectSchemas
+    }
+
+    public subscript(className: String) -> ObjectSchema? {
+        objectSchemas.first { $0.className == className }
+    }
+}
