@@ -8,4 +8,6 @@ public indirect enum QueryOperand: Hashable, Sendable {
     case argument(Int)
     /// A literal list `{1, 2, 3}` (for `IN`, `BETWEEN` and comparisons with lists).
     case list([QueryOperand])
+    /// `SUBQUERY(collection, $x, predicate).@count`: the number of matching elements (an int).
+    case subquery(QuerySubquery)
 }

@@ -1,5 +1,5 @@
 /// The schema of one object class: its name, properties and primary key.
-public struct ObjectSchema: Hashable, Sendable, CustomStringConvertible {
+public struct ObjectSchema: Hashable, Sendable, Codable, CustomStringConvertible {
     public var className: String
     public var properties: [Property]
     /// Embedded objects live only inside their parent and have no primary key.

@@ -1,5 +1,5 @@
 /// One persisted property of an object schema.
-public struct Property: Hashable, Sendable, CustomStringConvertible {
+public struct Property: Hashable, Sendable, Codable, CustomStringConvertible {
     public var name: String
     public var type: PropertyType
     public var collection: CollectionKind

@@ -1,5 +1,5 @@
 /// The type of a persisted property's value (or of a collection's elements), as in Realm's schema.
-public enum PropertyType: String, Hashable, Sendable, CaseIterable {
+public enum PropertyType: String, Hashable, Sendable, CaseIterable, Codable {
     case bool
     case int
     case float
@@ -27,7 +27,7 @@ public enum PropertyType: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Whether a property holds one value or a collection of them.
-public enum CollectionKind: String, Hashable, Sendable {
+public enum CollectionKind: String, Hashable, Sendable, Codable {
     case none
     case list
     case set

@@ -1,0 +1,53 @@
+import Foundation
+import OutpostCore
+
+/// The objects of `Element` whose `originProperty` links to the owner:
+/// `@Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>`.
+public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequence {
+    let accessor: _PropertyAccessor?
+
+    var results: Results<Element>? {
+        guard let accessor else { return nil }
+        let realm = accessor.row.realm
+        let property = accessor.property
+        let origin = realm.table(for: Element.self)
+        guard let (_, originProperty) = origin.property(named: property.linkOriginPropertyName ?? "") else {
+            fatalError("Property '\(property.linkOriginPropertyName ?? "")' declared as origin of linking objects "
+                + "property '\(accessor.row.table.className).\(property.name)' does not exist")
+        }
+        let condition: QueryPredicate = .comparison(
+            .keyPath(QueryKeyPath(properties: [originProperty.name])), originProperty.collection == .none ? .equal : .in,
+            .argument(0))
+        var query = ResultsQuery()
+        if originProperty.collection == .none {
+            query.filters.append((condition, [accessor.row.realm.object(accessor.row.table, accessor.row.rowid)]))
+        } else {
+            // ANY originProperty == owner
+            query.filters.append((.comparison(.keyPath(QueryKeyPath(properties: [originProperty.name])), .equal, .argument(0)),
+                                  [accessor.row.realm.object(accessor.row.table, accessor.row.rowid)]))
+        }
+        return Results(realm: realm, table: origin, query: query)
+    }
+
+    public var count: Int { results?.count ?? 0 }
+    public var isEmpty: Bool { count == 0 }
+    public var first: Element? { results?.first }
+    public subscript(index: Int) -> Element { results![index] }
+    public func makeIterator() -> AnyIterator<Element> {
+        guard let results else { return AnyIterator { nil } }
+        var it = results.makeIterator()
+        return AnyIterator { it.next() }
+    }
+}
+
+extension LinkingObjects: _Persistable {
+    public static var _typeInfo: _TypeInfo { _TypeInfo(.linkingObjects, objectType: Element.self) }
+    public static var _collectionKind: CollectionKind { .none }
+    public static func _defaultValue() -> LinkingObjects<Element> { LinkingObjects(accessor: nil) }
+    public func _content() -> _PropertyContent { .computed }
+    public static func _get(_ accessor: _PropertyAccessor) -> LinkingObjects<Element> { LinkingObjects(accessor: accessor) }
+    public static func _set(_ value: LinkingObjects<Element>, _ accessor: _PropertyAccessor) {
+        fatalError("LinkingObjects properties are read-only")
+    }
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> LinkingObjects<Element> { LinkingObjects(accessor: nil) }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import OutpostCore
+
+/// An ordered collection property: `@Persisted var dogs: List<Dog>`, `@Persisted var tags: List<String>`.
+/// Unmanaged, it holds its elements; managed, it reads and writes its owner's row.
+public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection, CustomStringConvertible {
+    var unmanaged: [Element] = []
+    /// The owner row and property, when managed.
+    let accessor: _PropertyAccessor?
+
+    public init() {
+        accessor = nil
+    }
+
+    init(accessor: _PropertyAccessor) {
+        self.accessor = accessor
+    }
+
+    var storedElements: [_StoredValue] {
+        guard let accessor else { return unmanaged.map { $0._store() } }
+        return accessor.row.readCollection(property: accessor.propertyIndex)
+    }
+
+    var elements: [Element] {
+        guard accessor != nil else { return unmanaged }
+        return storedElements.map { Element._load($0) ?? Element._defaultValue() }
+    }
+
+    private func replace(_ transform: (inout [_StoredValue]) -> Void) {
+        guard let accessor else { return }
+        accessor.row.realm.requireWriteForCollection()
+        var items = accessor.row.readCollection(property: accessor.propertyIndex)
+        transform(&items)
+        accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .list(items))
+    }
+
+    // MARK: Collection
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { accessor == nil ? unmanaged.count : storedElements.count }
+
+    public subscript(position: Int) -> Element {
+        get {
+            guard accessor != nil else { return unmanaged[position] }
+            let items = storedElements
+            precondition(position >= 0 && position < items.count,
+                         "Index \(position) is out of bounds (must be less than \(items.count)).")
+            return Element._load(items[position]) ?? Element._defaultValue()
+        }
+        set {
+            guard accessor != nil else { unmanaged[position] = newValue; return }
+            replace { items in
+                precondition(position >= 0 && position < items.count,
+                             "Index \(position) is out of bounds (must be less than \(items.count)).")
+                items[position] = newValue._store()
+            }
+        }
+    }
+
+    /// Whether the list belongs to a managed object.
+    public var isInvalidated: Bool { accessor?.row.isInvalidated ?? false }
+
+    /// The Realm of the owning object.
+    public var realm: Realm? { accessor.map { Realm(instance: $0.row.realm) } }
+
+    // MARK: Mutation
+
+    public func append(_ object: Element) {
+        guard accessor != nil else { unmanaged.append(object); return }
+        replace { $0.append(object._store()) }
+    }
+
+    public func append<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        guard accessor != nil else { unmanaged.append(contentsOf: objects); return }
+        let new = objects.map { $0._store() }
+        replace { $0 += new }
+    }
+
+    public func insert(_ object: Element, at index: Int) {
+        guard accessor != nil else { unmanaged.insert(object, at: index); return }
+        replace { items in
+            precondition(index >= 0 && index <= items.count, "Index \(index) is out of bounds (must be less than \(items.count + 1)).")
+            items.insert(object._store(), at: index)
+        }
+    }
+
+    public func remove(at index: Int) {
+        guard accessor != nil else { unmanaged.remove(at: index); return }
+        replace { items in
+            precondition(index >= 0 && index < items.count, "Index \(index) is out of bounds (must be less than \(items.count)).")
+            items.remove(at: index)
+        }
+    }
+
+    public func removeAll() {
+        guard accessor != nil else { unmanaged.removeAll(); return }
+        replace { $0.removeAll() }
+    }
+
+    public func removeLast() {
+        guard accessor != nil else { unmanaged.removeLast(); return }
+        replace { _ = $0.popLast() }
+    }
+
+    public func replace(index: Int, object: Element) {
+        self[index] = object
+    }
+
+    public func move(from: Int, to: Int) {
+        guard accessor != nil else { unmanaged.insert(unmanaged.remove(at: from), at: to); return }
+        replace { items in items.insert(items.remove(at: from), at: to) }
+    }
+
+    public func swapAt(_ index1: Int, _ index2: Int) {
+        guard accessor != nil else { unmanaged.swapAt(index1, index2); return }
+        replace { $0.swapAt(index1, index2) }
+    }
+
+    public func index(of object: Element) -> Int? where Element: Equatable {
+        elements.firstIndex(of: object)
+    }
+
+    public var description: String { "List<\(Element.self)> <\(count) elements>" }
+}
+
+extension List: _Persistable {
+    public static var _typeInfo: _TypeInfo { Element._typeInfo }
+    public static var _collectionKind: CollectionKind { .list }
+    public static func _defaultValue() -> List<Element> { List() }
+    public func _content() -> _PropertyContent { .list(storedElements) }
+    public static func _get(_ accessor: _PropertyAccessor) -> List<Element> { List(accessor: accessor) }
+    public static func _set(_ value: List<Element>, _ accessor: _PropertyAccessor) {
+        accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .list(value.storedElements))
+    }
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> List<Element> { List() }
+}
+
+extension List: _OutpostCollectionContents {
+    func _elementsAsAny() -> [Any] { elements.map { $0 as Any } }
+}
+
+extension RealmInstance {
+    @inline(__always)
+    func requireWriteForCollection() {
+        if !isInWriteTransaction {
+            fatalError("Cannot modify managed RLMArray outside of a write transaction.")
+        }
+    }
+}

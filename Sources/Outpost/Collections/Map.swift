@@ -1,0 +1,78 @@
+import Foundation
+import OutpostCore
+
+/// A string-keyed dictionary property: `@Persisted var prices: Map<String, Double>`.
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, CustomStringConvertible {
+    var unmanaged: [Key: Value] = [:]
+    let accessor: _PropertyAccessor?
+
+    public init() {
+        accessor = nil
+    }
+
+    init(accessor: _PropertyAccessor) {
+        self.accessor = accessor
+    }
+
+    var storedEntries: [(String, _StoredValue)] {
+        guard let accessor else {
+            return unmanaged.map { ($0.key._outpostKey, $0.value._store()) }.sorted { $0.0 < $1.0 }
+        }
+        return accessor.row.readMap(property: accessor.propertyIndex)
+    }
+
+    var dictionary: [Key: Value] {
+        guard accessor != nil else { return unmanaged }
+        var out: [Key: Value] = [:]
+        for (k, v) in storedEntries { out[Key(_outpostKey: k)] = Value._load(v) ?? Value._defaultValue() }
+        return out
+    }
+
+    public var count: Int { storedEntries.count }
+    public var keys: [Key] { storedEntries.map { Key(_outpostKey: $0.0) } }
+    public var values: [Value] { storedEntries.map { Value._load($0.1) ?? Value._defaultValue() } }
+
+    public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> {
+        storedEntries.map { (key: Key(_outpostKey: $0.0), value: Value._load($0.1) ?? Value._defaultValue()) }.makeIterator()
+    }
+
+    private func update(_ body: (inout [Key: Value]) -> Void) {
+        var d = dictionary
+        body(&d)
+        if let accessor {
+            accessor.row.realm.requireWriteForCollection()
+            accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex,
+                                           .map(d.map { ($0.key._outpostKey, $0.value._store()) }.sorted { $0.0 < $1.0 }))
+        } else {
+            unmanaged = d
+        }
+    }
+
+    public subscript(key: Key) -> Value? {
+        get { dictionary[key] }
+        set { update { $0[key] = newValue } }
+    }
+
+    public func setValue(_ value: Value?, forKey key: Key) { self[key] = value }
+    public func removeObject(for key: Key) { update { $0[key] = nil } }
+    public func removeAll() { update { $0.removeAll() } }
+    public func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (Value, Value) -> Value)
+        where S.Element == (key: Key, value: Value)
+    {
+        update { d in for (k, v) in other { d[k] = d[k].map { combine($0, v) } ?? v } }
+    }
+
+    public var description: String { "Map<\(Key.self), \(Value.self)> <\(count) entries>" }
+}
+
+extension Map: _Persistable {
+    public static var _typeInfo: _TypeInfo { Value._typeInfo }
+    public static var _collectionKind: CollectionKind { .map }
+    public static func _defaultValue() -> Map<Key, Value> { Map() }
+    public func _content() -> _PropertyContent { .map(storedEntries) }
+    public static func _get(_ accessor: _PropertyAccessor) -> Map<Key, Value> { Map(accessor: accessor) }
+    public static func _set(_ value: Map<Key, Value>, _ accessor: _PropertyAccessor) {
+        accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .map(value.storedEntries))
+    }
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> Map<Key, Value> { Map() }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import OutpostCore
+
+/// An unordered collection of distinct values: `@Persisted var tags: MutableSet<String>`.
+public final class MutableSet<Element: RealmCollectionValue & Hashable>: Sequence, CustomStringConvertible {
+    var unmanaged: [Element] = []
+    let accessor: _PropertyAccessor?
+
+    public init() {
+        accessor = nil
+    }
+
+    init(accessor: _PropertyAccessor) {
+        self.accessor = accessor
+    }
+
+    var storedElements: [_StoredValue] {
+        guard let accessor else { return unmanaged.map { $0._store() } }
+        return accessor.row.readCollection(property: accessor.propertyIndex)
+    }
+
+    var elements: [Element] {
+        guard accessor != nil else { return unmanaged }
+        return storedElements.compactMap { Element._load($0) }
+    }
+
+    public var count: Int { elements.count }
+    public var isEmpty: Bool { count == 0 }
+    public func makeIterator() -> IndexingIterator<[Element]> { elements.makeIterator() }
+    public func contains(_ object: Element) -> Bool { elements.contains(object) }
+
+    private func update(_ body: (inout [Element]) -> Void) {
+        var items = elements
+        body(&items)
+        if let accessor {
+            accessor.row.realm.requireWriteForCollection()
+            accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .set(items.map { $0._store() }))
+        } else {
+            unmanaged = items
+        }
+    }
+
+    public func insert(_ object: Element) {
+        update { if !$0.contains(object) { $0.append(object) } }
+    }
+
+    public func insert<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        update { items in for o in objects where !items.contains(o) { items.append(o) } }
+    }
+
+    public func remove(_ object: Element) {
+        update { $0.removeAll { $0 == object } }
+    }
+
+    public func removeAll() {
+        update { $0.removeAll() }
+    }
+
+    public func formIntersection(_ other: MutableSet<Element>) {
+        let keep = Set(other.elements)
+        update { $0.removeAll { !keep.contains($0) } }
+    }
+
+    public func formUnion(_ other: MutableSet<Element>) {
+        insert(objectsIn: other.elements)
+    }
+
+    public func subtract(_ other: MutableSet<Element>) {
+        let drop = Set(other.elements)
+        update { $0.removeAll { drop.contains($0) } }
+    }
+
+    public func isSubset(of other: MutableSet<Element>) -> Bool { Set(elements).isSubset(of: Set(other.elements)) }
+    public func intersects(_ other: MutableSet<Element>) -> Bool { !Set(elements).isDisjoint(with: Set(other.elements)) }
+
+    public var description: String { "MutableSet<\(Element.self)> <\(count) elements>" }
+}
+
+extension MutableSet: _Persistable {
+    public static var _typeInfo: _TypeInfo { Element._typeInfo }
+    public static var _collectionKind: CollectionKind { .set }
+    public static func _defaultValue() -> MutableSet<Element> { MutableSet() }
+    public func _content() -> _PropertyContent { .set(storedElements) }
+    public static func _get(_ accessor: _PropertyAccessor) -> MutableSet<Element> { MutableSet(accessor: accessor) }
+    public static func _set(_ value: MutableSet<Element>, _ accessor: _PropertyAccessor) {
+        accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .set(value.storedElements))
+    }
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> MutableSet<Element> { MutableSet() }
+}
+
+extension MutableSet: _OutpostCollectionContents {
+    func _elementsAsAny() -> [Any] { elements.map { $0 as Any } }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import OutpostCore
+
+/// The storage behind a managed object: its table, rowid and a cache of its column values for the
+/// Realm's current version. All objects for one row of one Realm instance share one `ManagedRow`,
+/// so a write through one is seen by all. Implementation detail.
+public final class ManagedRow {
+    let realm: RealmInstance
+    let table: TableInfo
+    let rowid: Int64
+    var values: [SQLiteValue]
+    var loadedVersion: Int
+    var isDeleted = false
+    /// Decoded collections by column, valid while `loadedVersion` is current.
+    var decodedCollections: [Int: [_StoredValue]] = [:]
+    var decodedMaps: [Int: [(String, _StoredValue)]] = [:]
+
+    init(realm: RealmInstance, table: TableInfo, rowid: Int64, values: [SQLiteValue]?) {
+        self.realm = realm
+        self.table = table
+        self.rowid = rowid
+        self.values = values ?? []
+        self.loadedVersion = values == nil ? -1 : realm.snapshotVersion
+    }
+
+    var isInvalidated: Bool {
+        if realm.isInvalidated { return true }
+        if isDeleted { return true }
+        if loadedVersion != realm.snapshotVersion { reload() }
+        return isDeleted
+    }
+
+    public func _propertyIndex(_ keyPath: AnyKeyPath, name: () -> String) -> Int {
+        table.propertyIndex(for: keyPath, name: name)
+    }
+
+    /// Makes sure the cached values belong to the current version; traps if the row is gone.
+    @inline(__always)
+    func ensureLoaded() {
+        realm.verifyAccess()
+        if loadedVersion != realm.snapshotVersion { reload() }
+        if isDeleted {
+            fatalError("Object has been deleted or invalidated.")
+        }
+    }
+
+    func reload() {
+        decodedCollections.removeAll(keepingCapacity: true)
+        decodedMaps.removeAll(keepingCapacity: true)
+        guard let loaded = realm.loadRow(table, rowid) else {
+            isDeleted = true
+            loadedVersion = realm.snapshotVersion
+            return
+        }
+        values = loaded
+        loadedVersion = realm.snapshotVersion
+    }
+
+    /// The stored value of a single-valued property.
+    func read(property index: Int) -> _StoredValue {
+        ensureLoaded()
+        guard let column = table.columnOfProperty[index] else { return .null }
+        return realm.decodeColumn(values[column], property: table.schema.properties[index])
+    }
+
+    /// The elements of a list or set property.
+    func readCollection(property index: Int) -> [_StoredValue] {
+        ensureLoaded()
+        guard let column = table.columnOfProperty[index] else { return [] }
+        if let cached = decodedCollections[column] { return cached }
+        let decoded = realm.decodeCollection(values[column], property: table.schema.properties[index])
+        decodedCollections[column] = decoded
+        return decoded
+    }
+
+    /// The entries of a map property, sorted by key.
+    func readMap(property index: Int) -> [(String, _StoredValue)] {
+        ensureLoaded()
+        guard let column = table.columnOfProperty[index] else { return [] }
+        if let cached = decodedMaps[column] { return cached }
+        let decoded = realm.decodeMap(values[column], property: table.schema.properties[index])
+        decodedMaps[column] = decoded
+        return decoded
+    }
+
+    /// The content of a property for descriptions and copies.
+    func content(ofProperty index: Int) -> _PropertyContent {
+        let property = table.schema.properties[index]
+        switch property.collection {
+        case _ where property.type == .linkingObjects: return .computed
+        case .none: return .value(read(property: index))
+        case .list: return .list(readCollection(property: index))
+        case .set: return .set(readCollection(property: index))
+        case .map: return .map(readMap(property: index))
+        }
+    }
+}
+
+/// Access to one property of one managed object. Implementation detail of `@Persisted`.
+public struct _PropertyAccessor {
+    let row: ManagedRow
+    let propertyIndex: Int
+
+    @inlinable
+    public init(row: ManagedRow, propertyIndex: Int) {
+        self = _PropertyAccessor(uncheckedRow: row, propertyIndex: propertyIndex)
+    }
+
+    @usableFromInline
+    init(uncheckedRow row: ManagedRow, propertyIndex: Int) {
+        self.row = row
+        self.propertyIndex = propertyIndex
+    }
+
+    public func read() -> _StoredValue {
+        row.read(property: propertyIndex)
+    }
+
+    public func write(_ value: _StoredValue) {
+        row.realm.setProperty(row, propertyIndex, .value(value))
+    }
+
+    var property: Property { row.table.schema.properties[propertyIndex] }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+
+extension Realm {
+    /// How to open a Realm: where its file is, its schema and how to migrate it.
+    public struct Configuration: @unchecked Sendable {  // the migration block is only called on open
+        /// The default used by `Realm()`.
+        public static var defaultConfiguration: Configuration {
+            get { defaultStorage.withLock { $0 } }
+            set { defaultStorage.withLock { $0 = newValue } }
+        }
+        private static let defaultStorage = Mutex<Configuration>(Configuration())
+
+        /// The file. Setting it clears `inMemoryIdentifier`.
+        public var fileURL: URL? {
+            get { _fileURL }
+            set {
+                _fileURL = newValue
+                if newValue != nil { _inMemoryIdentifier = nil }
+            }
+        }
+        /// An in-memory Realm with this name: its data lives as long as one instance of it is open.
+        /// Setting it clears `fileURL`.
+        public var inMemoryIdentifier: String? {
+            get { _inMemoryIdentifier }
+            set {
+                _inMemoryIdentifier = newValue
+                if newValue != nil { _fileURL = nil }
+            }
+        }
+        private var _fileURL: URL?
+        private var _inMemoryIdentifier: String?
+
+        /// Open the file read-only.
+        public var readOnly = false
+        /// The schema version of the classes; a higher version than the file's runs `migrationBlock`.
+        public var schemaVersion: UInt64 = 0
+        /// Called to migrate data when the schema version increases.
+        public var migrationBlock: MigrationBlock?
+        /// Delete the file instead of migrating when the schema changed in a breaking way.
+        public var deleteRealmIfMigrationNeeded = false
+        /// The classes the Realm holds; nil means every class the process has used or the file stores.
+        public var objectTypes: [ObjectBase.Type]?
+        /// Outpost keeps no encryption yet; a key is rejected when the Realm opens.
+        public var encryptionKey: Data?
+        /// Called on first open of the process to decide whether to compact the file (VACUUM).
+        public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+
+        public init(
+            fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil, readOnly: Bool = false,
+            schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil
+        ) {
+            if let inMemoryIdentifier {
+                _inMemoryIdentifier = inMemoryIdentifier
+            } else {
+                _fileURL = fileURL ?? Configuration.defaultFileURL
+            }
+            self.encryptionKey = encryptionKey
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
+            self.objectTypes = objectTypes
+        }
+
+        /// `default.realm` in the current directory.
+        static var defaultFileURL: URL {
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
+        }
+
+        /// The SQLite file path: the file URL, or a private temporary file for in-memory Realms.
+        var resolvedPath: String {
+            if let id = inMemoryIdentifier {
+                let safe = id.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()
+                let dir = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+                return (dir as NSString).appendingPathComponent(
+                    "outpost-memory-\(getpid())-\(safe)-\(abs(id.hashValue)).realm")
+            }
+            return (fileURL ?? Configuration.defaultFileURL).path
+        }
+    }
+
+    /// The migration block: `(migration, oldSchemaVersion)`.
+    public typealias MigrationBlock = (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+}

@@ -1,0 +1,284 @@
+import Foundation
+import OutpostCore
+
+/// A Realm: an Outpost database opened on this thread (or queue, or actor).
+///
+/// ```swift
+/// let realm = try Realm()
+/// try realm.write { realm.add(item) }
+/// let easy = realm.objects(Item.self).where { $0.complexity <= 4 }
+/// ```
+public struct Realm {
+    let instance: RealmInstance
+
+    init(instance: RealmInstance) {
+        self.instance = instance
+    }
+
+    /// Opens the Realm described by `configuration`, confined to the current thread.
+    public init(configuration: Configuration = .defaultConfiguration) throws {
+        let scheduler: Scheduler? = Thread.isMainThread ? .runLoop(.main) : .runLoop(.current)
+        instance = try RealmInstance.open(configuration: configuration, confinement: .currentThread(),
+                                          scheduler: scheduler)
+    }
+
+    /// Opens the Realm confined to a serial `queue`; use it only from blocks running on that queue.
+    public init(configuration: Configuration = .defaultConfiguration, queue: DispatchQueue?) throws {
+        guard let queue else {
+            self = try Realm(configuration: configuration)
+            return
+        }
+        let key = DispatchSpecificKey<UInt8>()
+        queue.setSpecific(key: key, value: 1)
+        instance = try RealmInstance.open(configuration: configuration, confinement: .queue(queue, key),
+                                          scheduler: .queue(queue))
+    }
+
+    /// Opens the Realm asynchronously, isolated to the calling actor (or, from a nonisolated context,
+    /// usable by the task that opened it: Swift's `Sendable` checks keep it there).
+    public init(
+        configuration: Configuration = .defaultConfiguration, actor: isolated (any Actor)? = #isolation
+    ) async throws {
+        let confinement: Confinement = actor.map { .actor($0) } ?? .none
+        instance = try RealmInstance.open(configuration: configuration, confinement: confinement, scheduler: nil)
+    }
+
+    /// Opens the file at `fileURL` with the default configuration's other settings.
+    public init(fileURL: URL) throws {
+        var configuration = Configuration.defaultConfiguration
+        configuration.fileURL = fileURL
+        try self.init(configuration: configuration)
+    }
+
+    // MARK: Properties
+
+    /// The configuration the Realm was opened with.
+    public var configuration: Configuration { instance.configuration }
+
+    /// The schema of the classes this Realm holds.
+    public var schema: Schema {
+        Schema(instance.tablesByName.values.map(\.schema).sorted { $0.className < $1.className })
+    }
+
+    /// Whether the Realm holds no objects.
+    public var isEmpty: Bool {
+        instance.verifyAccess()
+        return instance.tablesByName.values.allSatisfy { table in
+            table.isMissing || (try? instance.connection.scalar("SELECT EXISTS (SELECT 1 FROM \(table.sqlName))")) == .integer(0)
+        }
+    }
+
+    /// Whether a write transaction is open.
+    public var isInWriteTransaction: Bool { instance.isInWriteTransaction }
+
+    /// Whether this Realm is frozen.
+    public var isFrozen: Bool { instance.isFrozen }
+
+    /// Whether the Realm advances to new versions automatically on its thread's run loop or queue.
+    public var autorefresh: Bool {
+        get { instance.autorefresh }
+        nonmutating set { instance.autorefresh = newValue }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `block` in a write transaction and commits it; if the block throws, nothing is written.
+    /// Invalid operations inside the block (a duplicate primary key, a value of the wrong type, …)
+    /// make the commit throw a `Realm.Error` naming the type, property and value.
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws
+        -> Result
+    {
+        try beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
+        return result
+    }
+
+    /// Opens a write transaction.
+    public func beginWrite() throws {
+        try instance.beginWrite()
+    }
+
+    /// Commits the open write transaction.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
+        instance.notifier.skip(tokens)
+        defer { instance.notifier.skip([]) }
+        try instance.commitWrite()
+    }
+
+    /// Discards everything written since `beginWrite()`.
+    public func cancelWrite() {
+        instance.cancelWrite()
+    }
+
+    /// Advances to the latest version and delivers notifications. Returns whether anything changed.
+    @discardableResult
+    public func refresh() -> Bool {
+        instance.verifyAccess()
+        guard !instance.isFrozen else { return false }
+        guard let changes = try? instance.advance() else { return false }
+        if !changes.isEmpty { instance.notifier.deliver(changes, realm: instance, synchronously: true) }
+        return !changes.isEmpty
+    }
+
+    /// Releases the pinned version; objects read before must be re-fetched.
+    public func invalidate() {
+        instance.verifyAccess()
+        if instance.isInWriteTransaction { cancelWrite() }
+        instance.endRead()
+        instance.invalidateRowCaches()
+        try? instance.beginRead()
+    }
+
+    // MARK: Adding and creating
+
+    /// How `add` and `create` treat an existing object with the same primary key.
+    public enum UpdatePolicy: Int, Sendable {
+        /// Fail (the write throws).
+        case error = 1
+        /// Update only the properties whose values differ.
+        case modified = 3
+        /// Update every property.
+        case all = 2
+    }
+
+    /// Adds an unmanaged object (and the objects it links to) to the Realm.
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        instance.requireWrite()
+        if update != .error && object.objectSchema.primaryKeyProperty == nil {
+            instance.fail(Realm.Error(.invalidInput,
+                "'\(object.objectSchema.className)' does not have a primary key and can not be updated"))
+            return
+        }
+        instance.insertObject(object, update: update)
+    }
+
+    /// Adds several objects.
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
+        for object in objects { add(object, update: update) }
+    }
+
+    /// Creates an object from a dictionary of property values, an array of values in property order,
+    /// or another object, and returns it managed.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        instance.requireWrite()
+        let table = instance.table(for: type)
+        if update != .error && table.primaryKeyProperty == nil {
+            instance.fail(Realm.Error(.invalidInput, "'\(table.className)' does not have a primary key and can not be updated"))
+        }
+        guard let contents = ValueConversion.contents(of: value, for: table, realm: instance),
+            let row = instance.insertRow(table, contents: contents, update: update, object: nil)
+        else {
+            return T()  // unmanaged placeholder; the write will throw
+        }
+        let object = T()
+        object._row = row
+        return object
+    }
+
+    // MARK: Deleting
+
+    /// Deletes an object.
+    public func delete(_ object: ObjectBase) {
+        instance.requireWrite()
+        guard let row = object._row, row.realm === instance else {
+            instance.fail(Realm.Error(.invalidInput, "Can only delete an object from the Realm it belongs to."))
+            return
+        }
+        instance.deleteRow(row)
+    }
+
+    /// Deletes the objects of a sequence (Results, List, an array …).
+    public func delete<S: Sequence>(_ objects: S) where S.Element: ObjectBase {
+        let rows = objects.map { $0 }
+        for object in rows { delete(object) }
+    }
+
+    /// Deletes every object.
+    public func deleteAll() {
+        instance.deleteAllObjects()
+    }
+
+    // MARK: Reading
+
+    /// All objects of a class.
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        instance.verifyAccess()
+        return Results(realm: instance, table: instance.table(for: type))
+    }
+
+    /// The object with the given primary key, or nil.
+    public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        instance.verifyAccess()
+        let table = instance.table(for: type)
+        guard let pkIndex = table.primaryKeyProperty else {
+            fatalError("'\(table.className)' does not have a primary key")
+        }
+        let property = table.schema.properties[pkIndex]
+        guard let stored = ValueConversion.stored(key, realm: instance),
+            let value = RealmInstance.convert(stored, to: property.type).map(ValueCoding.column)
+                ?? (stored.isNull ? SQLiteValue.null : nil)
+        else {
+            fatalError("Invalid value '\(key)' of type '\(KeyType.self)' for primary key of '\(table.className)' "
+                + "(\(property.typeDescription))")
+        }
+        guard let rowid = instance.existingRow(table, primaryKey: value, property: property) else { return nil }
+        return instance.object(table, rowid) as? Element
+    }
+
+    // MARK: Files
+
+    /// Writes a compacted copy of the Realm to `fileURL` (which must not exist).
+    public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
+        instance.verifyAccess()
+        if FileManager.default.fileExists(atPath: fileURL.path) {
+            throw Realm.Error(.fileExists, "File at path '\(fileURL.path)' already exists.", fileURL: fileURL)
+        }
+        do {
+            try instance.connection.execute("VACUUM INTO '\(fileURL.path.replacingOccurrences(of: "'", with: "''"))'")
+        } catch {
+            throw Realm.Error(.fileAccess, "Could not write a copy to '\(fileURL.path)': \(error)", fileURL: fileURL)
+        }
+    }
+
+    /// Deletes the Realm's files (database, WAL and shared-memory files). Returns whether any existed.
+    /// Throws `.alreadyOpen` if the Realm is open in this process.
+    @discardableResult
+    public static func deleteFiles(for configuration: Configuration) throws -> Bool {
+        let path = configuration.resolvedPath
+        if RealmRegistry.shared.openCount(path: path) > 0 {
+            throw Realm.Error(.alreadyOpen, "Cannot delete files of an open Realm: '\(path)' is still in use.",
+                              fileURL: URL(fileURLWithPath: path))
+        }
+        var existed = false
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let file = path + suffix
+            if FileManager.default.fileExists(atPath: file) {
+                existed = true
+                do {
+                    try FileManager.default.removeItem(atPath: file)
+                } catch {
+                    throw Realm.Error(.fileOperationFailed, "Could not delete '\(file)': \(error)",
+                                      fileURL: URL(fileURLWithPath: file))
+                }
+            }
+        }
+        return existed
+    }
+}
+
+extension Realm: Equatable {
+    public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.instance === rhs.instance }
+}
+
+extension Realm: CustomStringConvertible {
+    public var description: String { "Realm(\(instance.path))" }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import OutpostCore
+
+extension RealmInstance {
+    /// Opens (or reuses, for the same thread) a Realm instance for `configuration`.
+    static func open(configuration: Realm.Configuration, confinement: Confinement, scheduler: Scheduler?)
+        throws -> RealmInstance
+    {
+        let path = configuration.resolvedPath
+        if let cached = RealmRegistry.shared.cached(path: path, cacheKey: confinement.cacheKey) {
+            if cached.configuration.schemaVersion != configuration.schemaVersion {
+                throw Realm.Error(.fail,
+                    "Realm at path '\(path)' already opened with different schema version \(cached.configuration.schemaVersion).",
+                    fileURL: URL(fileURLWithPath: path))
+            }
+            try cached.ensureTables(for: configuration.objectTypes ?? [])
+            return cached
+        }
+        if configuration.encryptionKey != nil {
+            throw Realm.Error(.invalidInput, "Outpost does not support encryptionKey yet; open the Realm without one.")
+        }
+        let fileManager = FileManager.default
+        let url = URL(fileURLWithPath: path)
+        if configuration.readOnly && !fileManager.fileExists(atPath: path) {
+            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': No such file or directory.",
+                              fileURL: url)
+        }
+        let directory = url.deletingLastPathComponent().path
+        if !configuration.readOnly && !fileManager.fileExists(atPath: directory) {
+            throw Realm.Error(.fileNotFound,
+                "Unable to open a realm at path '\(path)': the directory '\(directory)' does not exist.", fileURL: url)
+        }
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, readOnly: configuration.readOnly)
+        } catch let error as SQLiteError {
+            let code: Realm.Error.Code = error.code & 0xFF == 14 /* CANTOPEN */ ? .fileAccess : .fail
+            throw Realm.Error(code, "Unable to open a realm at path '\(path)': \(error.message).", fileURL: url)
+        }
+        let instance = RealmInstance(configuration: configuration, path: path, connection: connection,
+                                     confinement: confinement, isFrozen: false)
+        do {
+            try instance.prepareFile()
+            try instance.loadSchema()
+            try instance.beginRead()
+        } catch let error as Realm.Error {
+            throw error
+        } catch let error as SQLiteError {
+            if error.code & 0xFF == 26 /* NOTADB */ {
+                throw Realm.Error(.invalidDatabase,
+                    "Unable to open a realm at path '\(path)': the file is not an Outpost database.", fileURL: url)
+            }
+            throw Realm.Error(.fail, "Unable to open a realm at path '\(path)': \(error.message).", fileURL: url)
+        }
+        RealmRegistry.shared.register(instance, scheduler: scheduler)
+        return instance
+    }
+
+    /// Sets up WAL mode and Outpost's own tables, and checks the file is an Outpost database.
+    func prepareFile() throws {
+        if !isReadOnly {
+            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF")
+        }
+        let tables = try connection.cached("SELECT name FROM sqlite_master WHERE type = 'table'").rows()
+            .compactMap { row -> String? in if case .text(let t) = row[0] { return t } else { return nil } }
+        if tables.contains("__outpost_meta") {
+            let format = try connection.scalar("SELECT value FROM __outpost_meta WHERE key = 'format'")
+            guard format == .text(Self.fileFormat) else {
+                throw Realm.Error(.unsupportedFileFormatVersion,
+                    "Unable to open a realm at path '\(path)': unsupported file format \(format).",
+                    fileURL: URL(fileURLWithPath: path))
+            }
+            return
+        }
+        if !tables.isEmpty {
+            throw Realm.Error(.invalidDatabase,
+                "Unable to open a realm at path '\(path)': the file is not an Outpost database.",
+                fileURL: URL(fileURLWithPath: path))
+        }
+        if isReadOnly {
+            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the file is empty.",
+                              fileURL: URL(fileURLWithPath: path))
+        }
+        try connection.execute("""
+            BEGIN IMMEDIATE;
+            CREATE TABLE IF NOT EXISTS __outpost_meta (key TEXT PRIMARY KEY, value);
+            CREATE TABLE IF NOT EXISTS __outpost_schema (className TEXT PRIMARY KEY, swiftType TEXT, schema TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS __outpost_history (version INTEGER PRIMARY KEY, changes TEXT NOT NULL);
+            INSERT OR IGNORE INTO __outpost_meta (key, value) VALUES ('format', '\(Self.fileFormat)');
+            INSERT OR IGNORE INTO __outpost_meta (key, value) VALUES ('schemaVersion', 0);
+            COMMIT;
+            """)
+    }
+
+    static let fileFormat = "outpost-1"
+
+    /// Reads the stored schema, compares it with the classes, and migrates or creates tables.
+    func loadSchema() throws {
+        try readStoredSchema()
+        var types = configuration.objectTypes ?? ObjectSchemaRegistry.shared.allTypes
+        if configuration.objectTypes == nil {
+            for (name, _) in storedSchemas where !types.contains(where: { $0.className() == name }) {
+                if let swiftName = storedSwiftTypes[name], let type = _typeByName(swiftName) as? ObjectBase.Type {
+                    types.append(type)
+                }
+            }
+        }
+        let all = ObjectSchemaRegistry.shared.closure(of: types)
+        let plan = SchemaPlan(stored: storedSchemas, code: all.map { ObjectSchemaRegistry.shared.schema(for: $0) })
+        if !plan.breakingChanges.isEmpty || configuration.schemaVersion > schemaVersion {
+            if configuration.schemaVersion < schemaVersion {
+                throw Realm.Error(.schemaMismatch,
+                    "Provided schema version \(configuration.schemaVersion) is less than last set version \(schemaVersion).",
+                    fileURL: URL(fileURLWithPath: path))
+            }
+            if !plan.breakingChanges.isEmpty {
+                if configuration.deleteRealmIfMigrationNeeded && !isReadOnly {
+                    try resetFile()
+                    try applySchema(types: all, plan: SchemaPlan(stored: [:], code: plan.code))
+                    return
+                }
+                if configuration.schemaVersion == schemaVersion {
+                    throw Realm.Error(.schemaMismatch,
+                        "Migration is required due to the following errors:\n"
+                            + plan.breakingChanges.map { "- \($0)" }.joined(separator: "\n"),
+                        fileURL: URL(fileURLWithPath: path))
+                }
+            }
+            if isReadOnly {
+                throw Realm.Error(.schemaMismatch,
+                    "The read-only Realm at '\(path)' needs a migration:\n"
+                        + plan.breakingChanges.map { "- \($0)" }.joined(separator: "\n"))
+            }
+            try MigrationRunner(realm: self, types: all, plan: plan).run()
+            return
+        }
+        try applySchema(types: all, plan: plan)
+    }
+
+    /// Makes sure tables exist for `types` (and the classes they link to): additive changes only.
+    func ensureTables(for types: [ObjectBase.Type]) throws {
+        let missing = types.filter { tablesByType[ObjectIdentifier($0)] == nil }
+        guard !missing.isEmpty else { return }
+        let all = ObjectSchemaRegistry.shared.closure(of: missing).filter { tablesByType[ObjectIdentifier($0)] == nil }
+        let plan = SchemaPlan(stored: storedSchemas, code: all.map { ObjectSchemaRegistry.shared.schema(for: $0) })
+        if !plan.breakingChanges.isEmpty {
+            fatalError("Migration is required due to the following errors:\n"
+                + plan.breakingChanges.map { "- \($0)" }.joined(separator: "\n")
+                + "\n(list these classes in Realm.Configuration.objectTypes so the mismatch is reported when the Realm opens)")
+        }
+        try applySchema(types: all, plan: plan)
+    }
+
+    /// The table for a class, creating it (an additive change) when the Realm has not seen it yet.
+    func table(for type: ObjectBase.Type) -> TableInfo {
+        if let table = tablesByType[ObjectIdentifier(type)] { return table }
+        do {
+            try ensureTables(for: [type])
+        } catch {
+            fatalError("Outpost could not add '\(type.className())' to the Realm at '\(path)': \(error)")
+        }
+        return tablesByType[ObjectIdentifier(type)]!
+    }
+
+    func table(named className: String) -> TableInfo? {
+        if let table = tablesByName[className] { return table }
+        if let type = ObjectSchemaRegistry.shared.type(named: className) { return table(for: type) }
+        return nil
+    }
+
+    private func readStoredSchema() throws {
+        storedSchemas = [:]
+        storedSwiftTypes = [:]
+        let decoder = JSONDecoder()
+        for row in try connection.cached("SELECT className, swiftType, schema FROM __outpost_schema").rows() {
+            guard case .text(let name) = row[0], case .text(let json) = row[2] else { continue }
+            storedSchemas[name] = try decoder.decode(ObjectSchema.self, from: Data(json.utf8))
+            if case .text(let swiftType) = row[1] { storedSwiftTypes[name] = swiftType }
+        }
+        if case .integer(let v) = try connection.scalar("SELECT value FROM __outpost_meta WHERE key = 'schemaVersion'") {
+            schemaVersion = UInt64(v)
+        }
+    }
+
+    /// Creates missing tables, columns and indexes (in a write transaction of its own if needed).
+    func applySchema(types: [ObjectBase.Type], plan: SchemaPlan) throws {
+        let statements = plan.additiveSQL()
+        let needsWrite = !statements.isEmpty || configuration.schemaVersion > schemaVersion
+        if needsWrite && !isReadOnly {
+            try withSchemaTransaction {
+                for sql in statements { try connection.execute(sql) }
+                try storeSchemas(types: types)
+            }
+        }
+        for type in types {
+            let schema = ObjectSchemaRegistry.shared.schema(for: type)
+            let table = TableInfo(schema: schema, objectType: type)
+            if isReadOnly && storedSchemas[schema.className] == nil { table.isMissing = true }
+            tablesByName[schema.className] = table
+            tablesByType[ObjectIdentifier(type)] = table
+        }
+    }
+
+    /// Runs `body` in a write transaction, whether or not one is open already.
+    func withSchemaTransaction(_ body: () throws -> Void) throws {
+        if isInWriteTransaction {
+            try body()
+            connection.clearStatementCache()
+            return
+        }
+        let wasReading = readTransactionOpen
+        endRead()
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        connection.clearStatementCache()
+        if wasReading {
+            try beginRead()
+            let external = try consumeHistory()
+            if !external.isEmpty { notifier.deliver(external, realm: self, synchronously: false) }
+        }
+    }
+
+    func storeSchemas(types: [ObjectBase.Type]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for type in types {
+            let schema = ObjectSchemaRegistry.shared.schema(for: type)
+            let json = String(decoding: try encoder.encode(schema), as: UTF8.self)
+            try connection.cached("INSERT OR REPLACE INTO __outpost_schema (className, swiftType, schema) VALUES (?, ?, ?)")
+                .run([.text(schema.className), .text(String(reflecting: type)), .text(json)])
+            storedSchemas[schema.className] = schema
+            storedSwiftTypes[schema.className] = String(reflecting: type)
+        }
+        if configuration.schemaVersion > schemaVersion {
+            try connection.cached("UPDATE __outpost_meta SET value = ? WHERE key = 'schemaVersion'")
+                .run([.integer(Int64(configuration.schemaVersion))])
+            schemaVersion = configuration.schemaVersion
+        }
+    }
+
+    /// Deletes every table (for `deleteRealmIfMigrationNeeded`).
+    func resetFile() throws {
+        try withSchemaTransaction {
+            let names = try connection.cached("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_\\_outpost%' ESCAPE '\\'").rows()
+            for row in names { if case .text(let n) = row[0] { try connection.execute("DROP TABLE \(SQL.quote(n))") } }
+            try connection.execute("DELETE FROM __outpost_schema; DELETE FROM __outpost_history; UPDATE __outpost_meta SET value = 0 WHERE key = 'schemaVersion'")
+        }
+        storedSchemas = [:]
+        storedSwiftTypes = [:]
+        schemaVersion = 0
+        historyVersion = 0
+    }
+}

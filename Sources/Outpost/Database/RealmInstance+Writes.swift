@@ -1,0 +1,298 @@
+import Foundation
+import OutpostCore
+
+extension RealmInstance {
+    /// Writes one property of a managed row (single value or whole collection).
+    func setProperty(_ row: ManagedRow, _ propertyIndex: Int, _ content: _PropertyContent) {
+        requireWrite()
+        row.ensureLoaded()
+        let table = row.table
+        let property = table.schema.properties[propertyIndex]
+        guard let column = table.columnOfProperty[propertyIndex] else {
+            fail(Realm.Error(.invalidInput, "Property '\(table.className).\(property.name)' is computed and can't be set."))
+            return
+        }
+        guard let newValue = encode(content, property: property, owner: table.className) else { return }
+        let oldValue = row.values[column]
+        if property.isPrimaryKey {
+            if newValue != oldValue {
+                fail(Realm.Error(.invalidInput,
+                    "Primary key can't be changed after an object is inserted: '\(table.className).\(property.name)' "
+                        + "from \(oldValue) to \(newValue)."))
+            }
+            return
+        }
+        writeColumn(row, column: column, value: newValue)
+        if oldValue != newValue { deleteOrphanedEmbedded(old: oldValue, new: newValue, property: property) }
+    }
+
+    /// Encodes any property content to its column value.
+    func encode(_ content: _PropertyContent, property: Property, owner: String) -> SQLiteValue? {
+        switch content {
+        case .value(let v): return encodeColumn(v, property: property, owner: owner)
+        case .list(let items): return encodeCollection(items, property: property, owner: owner, dedupe: false)
+        case .set(let items): return encodeCollection(items, property: property, owner: owner, dedupe: true)
+        case .map(let entries): return encodeMap(entries, property: property, owner: owner)
+        case .computed: return nil
+        }
+    }
+
+    /// Stores a column value and records the modification.
+    func writeColumn(_ row: ManagedRow, column: Int, value: SQLiteValue) {
+        let table = row.table
+        do {
+            let stmt = try connection.cached(table.updateSQL(column: column))
+            stmt.reset()
+            stmt.bind(value, at: 1)
+            stmt.bindInt(row.rowid, at: 2)
+            defer { stmt.reset() }
+            _ = try stmt.step()
+        } catch {
+            fail(Realm.Error(.fail, "Could not write '\(table.className)' property "
+                + "'\(table.schema.properties[table.propertyOfColumn[column]].name)': \(error)"))
+            return
+        }
+        row.values[column] = value
+        writeCounter &+= 1
+        row.decodedCollections[column] = nil
+        row.decodedMaps[column] = nil
+        changes.modify(table.className, row.rowid, table.schema.properties[table.propertyOfColumn[column]].name)
+    }
+
+    /// Deletes embedded objects that a property no longer refers to.
+    private func deleteOrphanedEmbedded(old: SQLiteValue, new: SQLiteValue, property: Property) {
+        guard property.type == .object, let target = table(named: property.objectClassName ?? ""),
+            target.schema.isEmbedded
+        else { return }
+        let before = Set(Self.linkedRowids(old, property: property))
+        let after = Set(Self.linkedRowids(new, property: property))
+        for rowid in before.subtracting(after) {
+            deleteRow(self.row(target, rowid))
+        }
+    }
+
+    /// The rowids a link column (single, list, set or map) refers to.
+    static func linkedRowids(_ value: SQLiteValue, property: Property) -> [Int64] {
+        switch (property.collection, value) {
+        case (.none, .integer(let r)): return [r]
+        case (.list, .text(let t)), (.set, .text(let t)):
+            guard case .array(let items)? = JSONValue.parse(t) else { return [] }
+            return items.compactMap { if case .int(let r) = $0 { r } else { nil } }
+        case (.map, .text(let t)):
+            guard case .object(let fields)? = JSONValue.parse(t) else { return [] }
+            return fields.values.compactMap { if case .int(let r) = $0 { r } else { nil } }
+        default: return []
+        }
+    }
+
+    // MARK: Insert
+
+    /// Adds an unmanaged object (and the unmanaged objects it links to). Returns its row, or nil after
+    /// recording an error.
+    @discardableResult
+    func insertObject(_ object: ObjectBase, update: Realm.UpdatePolicy) -> ManagedRow? {
+        requireWrite()
+        if let row = object._row {
+            if row.realm === self { return row }
+            fail(Realm.Error(.invalidInput,
+                "Object is already managed by another Realm. Use create instead to copy it into this Realm."))
+            return nil
+        }
+        let table = self.table(for: type(of: object))
+        let children = PropertyReflection.persistedChildren(of: object)
+        var contents: [_PropertyContent] = []
+        contents.reserveCapacity(children.count)
+        for child in children { contents.append(child.wrapper.content()) }
+        return insertRow(table, contents: contents, update: update, object: object)
+    }
+
+    /// Inserts (or, with a primary key and `update`, updates) a row from property contents in schema order.
+    func insertRow(_ table: TableInfo, contents: [_PropertyContent], update: Realm.UpdatePolicy, object: ObjectBase?)
+        -> ManagedRow?
+    {
+        let schema = table.schema
+        if let pkIndex = table.primaryKeyProperty, case .value(let pkValue) = contents[pkIndex] {
+            let pkProperty = schema.properties[pkIndex]
+            guard let pkColumnValue = encodeColumn(pkValue, property: pkProperty, owner: schema.className) else { return nil }
+            if let existing = existingRow(table, primaryKey: pkColumnValue, property: pkProperty) {
+                if update == .error {
+                    fail(Realm.Error(.invalidInput,
+                        "Attempting to create an object of type '\(schema.className)' with an existing primary key value "
+                            + "\(Self.describePrimaryKey(pkValue))."))
+                    return nil
+                }
+                let row = self.row(table, existing)
+                row.ensureLoaded()
+                object?._row = row
+                for (i, content) in contents.enumerated() where i != pkIndex {
+                    guard let column = table.columnOfProperty[i],
+                        let value = encode(content, property: schema.properties[i], owner: schema.className)
+                    else { continue }
+                    if update == .modified && row.values[column] == value { continue }
+                    let old = row.values[column]
+                    writeColumn(row, column: column, value: value)
+                    if old != value { deleteOrphanedEmbedded(old: old, new: value, property: schema.properties[i]) }
+                }
+                return row
+            }
+        }
+        // Plain columns first; links and collections that may refer back to this object after the row exists.
+        var values: [SQLiteValue] = []
+        values.reserveCapacity(table.propertyOfColumn.count)
+        var deferred: [(column: Int, content: _PropertyContent)] = []
+        for (column, propertyIndex) in table.propertyOfColumn.enumerated() {
+            let property = schema.properties[propertyIndex]
+            let content = contents[propertyIndex]
+            if property.type == .object || property.type == .mixed {
+                values.append(SchemaPlan.emptyCollection(property))
+                deferred.append((column, content))
+                continue
+            }
+            guard let value = encode(content, property: property, owner: schema.className) else { return nil }
+            values.append(value)
+        }
+        let rowid: Int64
+        do {
+            let stmt = try connection.cached(table.insertSQL)
+            stmt.reset()
+            for (i, v) in values.enumerated() { stmt.bind(v, at: Int32(i + 1)) }
+            defer { stmt.reset() }
+            _ = try stmt.step()
+            rowid = connection.lastInsertRowid
+        } catch {
+            fail(Realm.Error(.fail, "Could not insert a '\(schema.className)' object: \(error)"))
+            return nil
+        }
+        let row = self.row(table, rowid, values: values)
+        object?._row = row
+        changes.insert(table.className, rowid)
+        writeCounter &+= 1
+        for (column, content) in deferred {
+            let property = schema.properties[table.propertyOfColumn[column]]
+            guard let value = encode(content, property: property, owner: schema.className) else { return nil }
+            if value != values[column] { writeColumn(row, column: column, value: value) }
+        }
+        return row
+    }
+
+    func existingRow(_ table: TableInfo, primaryKey: SQLiteValue, property: Property) -> Int64? {
+        guard !table.isMissing else { return nil }
+        let sql = "SELECT rowid FROM \(table.sqlName) WHERE \(SQL.quote(property.name)) IS ?"
+        guard let stmt = try? connection.cached(sql) else { return nil }
+        stmt.reset()
+        stmt.bind(primaryKey, at: 1)
+        defer { stmt.reset() }
+        return (try? stmt.step()) == true ? stmt.int64(at: 0) : nil
+    }
+
+    static func describePrimaryKey(_ value: _StoredValue) -> String {
+        switch value {
+        case .string(let s): "'\(s)'"
+        case .null: "null"
+        default: "'\(value.debugText)'"
+        }
+    }
+
+    // MARK: Delete
+
+    /// Deletes a row: its embedded objects with it, and links to it removed from other objects.
+    func deleteRow(_ row: ManagedRow) {
+        requireWrite()
+        if row.isDeleted || loadRow(row.table, row.rowid) == nil {
+            row.isDeleted = true
+            fail(Realm.Error(.invalidInput, "Can't delete an object that has been deleted or invalidated ('\(row.table.className)')."))
+            return
+        }
+        row.ensureLoaded()
+        let table = row.table
+        // Embedded children go with their parent.
+        for (column, propertyIndex) in table.propertyOfColumn.enumerated() {
+            let property = table.schema.properties[propertyIndex]
+            guard property.type == .object, let target = self.table(named: property.objectClassName ?? ""),
+                target.schema.isEmbedded
+            else { continue }
+            for child in Self.linkedRowids(row.values[column], property: property) {
+                deleteRow(self.row(target, child))
+            }
+        }
+        removeLinks(to: table.className, rowid: row.rowid)
+        do {
+            try connection.cached(table.deleteSQL).run([.integer(row.rowid)])
+        } catch {
+            fail(Realm.Error(.fail, "Could not delete a '\(table.className)' object: \(error)"))
+            return
+        }
+        row.isDeleted = true
+        changes.delete(table.className, row.rowid)
+        writeCounter &+= 1
+    }
+
+    /// Removes links to a deleted object: to-one links become nil, collection elements go away, map
+    /// values become nil (as Realm does).
+    private func removeLinks(to className: String, rowid: Int64) {
+        for (ownerName, schema) in storedSchemas {
+            for property in schema.properties where property.type == .object && property.objectClassName == className {
+                guard let owner = table(named: ownerName) ?? tablesByName[ownerName] else { continue }
+                let column = SQL.quote(property.name)
+                let sql = property.collection == .none
+                    ? "SELECT rowid FROM \(owner.sqlName) WHERE \(column) = ?"
+                    : "SELECT rowid FROM \(owner.sqlName) WHERE EXISTS (SELECT 1 FROM json_each(\(owner.sqlName).\(column)) WHERE value = ?)"
+                guard let rowids = try? connection.cached(sql).rows([.integer(rowid)]) else { continue }
+                guard let propertyIndex = owner.propertyIndexByName[property.name],
+                    let col = owner.columnOfProperty[propertyIndex]
+                else { continue }
+                for r in rowids {
+                    guard case .integer(let ownerRowid) = r[0] else { continue }
+                    let ownerRow = self.row(owner, ownerRowid)
+                    ownerRow.ensureLoaded()
+                    let newValue: SQLiteValue
+                    switch property.collection {
+                    case .none: newValue = .null
+                    case .list, .set:
+                        guard case .text(let t) = ownerRow.values[col], case .array(let items)? = JSONValue.parse(t) else { continue }
+                        newValue = .text(JSONValue.array(items.filter { $0 != .int(rowid) }).text)
+                    case .map:
+                        guard case .text(let t) = ownerRow.values[col], case .object(let f)? = JSONValue.parse(t) else { continue }
+                        newValue = .text(JSONValue.object(f.mapValues { $0 == .int(rowid) ? .null : $0 }).text)
+                    }
+                    writeColumn(ownerRow, column: col, value: newValue)
+                }
+            }
+        }
+    }
+
+    /// Deletes every object of every class.
+    func deleteAllObjects() {
+        requireWrite()
+        writeCounter &+= 1
+        for (name, schema) in storedSchemas where !schema.isEmbedded || true {
+            guard let table = tablesByName[name] ?? table(named: name) else {
+                try? connection.execute("DELETE FROM \(SQL.quote(name))")
+                continue
+            }
+            let rowids = (try? connection.cached("SELECT rowid FROM \(table.sqlName)").rows()) ?? []
+            for r in rowids {
+                if case .integer(let id) = r[0] {
+                    changes.delete(name, id)
+                    table.rows[id]?.isDeleted = true
+                }
+            }
+            do {
+                try connection.execute("DELETE FROM \(table.sqlName)")
+            } catch {
+                fail(Realm.Error(.fail, "Could not delete the '\(name)' objects: \(error)"))
+            }
+        }
+    }
+}
+
+extension SchemaPlan {
+    /// The placeholder stored before a link or mixed column is resolved.
+    static func emptyCollection(_ property: Property) -> SQLiteValue {
+        switch property.collection {
+        case .none: .null
+        case .list, .set: .text("[]")
+        case .map: .text("{}")
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import OutpostCore
+
+/// One open Realm: a SQLite connection confined to a thread, queue or actor, pinned to a read
+/// version between refreshes, with its table layouts and live rows. `Realm` is a thin struct over it.
+final class RealmInstance {
+    let configuration: Realm.Configuration
+    let path: String
+    let connection: SQLiteConnection
+    let confinement: Confinement
+    let isFrozen: Bool
+    let isReadOnly: Bool
+
+    /// Bumped whenever cached row values may be stale (refresh saw changes, rollback).
+    var snapshotVersion = 0
+    /// Bumped on every local write, so `Results` re-evaluate inside a write transaction.
+    var writeCounter = 0
+    /// The last history version this instance has read.
+    var historyVersion: Int64 = 0
+    var isInWriteTransaction = false
+    var isInvalidated = false
+    var autorefresh = true
+    /// Changes of the current write transaction.
+    var changes = ChangeSet()
+    /// The first invalid operation of the current write transaction; the commit throws it.
+    var pendingError: Realm.Error?
+
+    var tablesByName: [String: TableInfo] = [:]
+    var tablesByType: [ObjectIdentifier: TableInfo] = [:]
+    /// Stored schema per class (what the file holds).
+    var storedSchemas: [String: ObjectSchema] = [:]
+    /// The Swift type name stored with each class, used to find classes the process has not used yet.
+    var storedSwiftTypes: [String: String] = [:]
+    var schemaVersion: UInt64 = 0
+
+    let notifier = Notifier()
+    var readTransactionOpen = false
+
+    init(configuration: Realm.Configuration, path: String, connection: SQLiteConnection, confinement: Confinement,
+         isFrozen: Bool) {
+        self.configuration = configuration
+        self.path = path
+        self.connection = connection
+        self.confinement = confinement
+        self.isFrozen = isFrozen
+        self.isReadOnly = configuration.readOnly || isFrozen
+    }
+
+    deinit {
+        if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+        RealmRegistry.shared.unregister(self)
+    }
+
+    // MARK: Confinement
+
+    @inline(__always)
+    func verifyAccess() {
+        confinement.verify()
+    }
+
+    // MARK: Read transactions
+
+    /// Starts a read transaction pinned at the latest version.
+    func beginRead() throws {
+        guard !readTransactionOpen else { return }
+        try connection.execute("BEGIN DEFERRED")
+        _ = try connection.scalar("SELECT count(*) FROM __outpost_meta")
+        readTransactionOpen = true
+    }
+
+    func endRead() {
+        if readTransactionOpen {
+            try? connection.execute("COMMIT")
+            readTransactionOpen = false
+        }
+    }
+
+    /// Advances to the latest version. Returns the changes made since the previous version.
+    @discardableResult
+    func advance() throws -> ChangeSet {
+        precondition(!isInWriteTransaction, "Cannot refresh a Realm inside a write transaction.")
+        if isFrozen { return ChangeSet() }
+        endRead()
+        try beginRead()
+        return try consumeHistory()
+    }
+
+    /// Reads the history written since `historyVersion`.
+    func consumeHistory() throws -> ChangeSet {
+        let latest = try connection.scalar("SELECT coalesce(max(version), 0) FROM __outpost_history")
+        guard case .integer(let newest) = latest, newest > historyVersion else { return ChangeSet() }
+        let rows = try connection.cached("SELECT version, changes FROM __outpost_history WHERE version > ? ORDER BY version")
+            .rows([.integer(historyVersion)])
+        var merged = ChangeSet()
+        var expected = historyVersion + 1
+        for row in rows {
+            guard case .integer(let v) = row[0], case .text(let text) = row[1] else { continue }
+            if v != expected { merged.isUnknown = true }
+            expected = v + 1
+            if let c = ChangeSet(encoded: text) { merged.merge(c) } else { merged.isUnknown = true }
+        }
+        if rows.isEmpty || expected - 1 != newest { merged.isUnknown = true }
+        historyVersion = newest
+        if !merged.isEmpty { invalidateRowCaches() }
+        return merged
+    }
+
+    func invalidateRowCaches() {
+        snapshotVersion &+= 1
+        writeCounter &+= 1
+    }
+
+    // MARK: Write transactions
+
+    func beginWrite() throws {
+        verifyAccess()
+        precondition(!isFrozen, "Can't perform transactions on a frozen Realm")
+        if isReadOnly {
+            throw Realm.Error(.fail, "Can't perform transactions on read-only Realms.")
+        }
+        precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
+        endRead()
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            try? beginRead()
+            throw Realm.Error(.fail, "Unable to begin a write transaction: \(error)")
+        }
+        readTransactionOpen = false
+        isInWriteTransaction = true
+        changes = ChangeSet()
+        pendingError = nil
+        let external = try consumeHistory()
+        if !external.isEmpty {
+            notifier.deliver(external, realm: self, synchronously: true)
+        }
+    }
+
+    func commitWrite() throws {
+        verifyAccess()
+        precondition(isInWriteTransaction, "Can't commit a non-existing write transaction")
+        if let error = pendingError {
+            cancelWrite()
+            throw error
+        }
+        let committed = changes
+        do {
+            if !committed.isEmpty {
+                let version = historyVersion + 1
+                try connection.cached("INSERT INTO __outpost_history (version, changes) VALUES (?, ?)")
+                    .run([.integer(version), .text(committed.encoded)])
+                if version % 256 == 0 {
+                    try connection.cached("DELETE FROM __outpost_history WHERE version <= ?").run([.integer(version - 4096)])
+                }
+                historyVersion = version
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            cancelWrite()
+            throw Realm.Error(.fail, "The write transaction could not be committed: \(error)")
+        }
+        isInWriteTransaction = false
+        changes = ChangeSet()
+        try beginRead()
+        if !committed.isEmpty {
+            RealmRegistry.shared.didCommit(from: self)
+            notifier.deliver(committed, realm: self, synchronously: false)
+        }
+    }
+
+    func cancelWrite() {
+        verifyAccess()
+        precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
+        try? connection.execute("ROLLBACK")
+        isInWriteTransaction = false
+        changes = ChangeSet()
+        pendingError = nil
+        invalidateRowCaches()
+        for table in tablesByName.values {
+            for row in table.rows.values where row.isDeleted { row.isDeleted = false }
+        }
+        try? beginRead()
+    }
+
+    /// Records the first invalid operation of the current write; `commitWrite` will throw it.
+    func fail(_ error: Realm.Error) {
+        if pendingError == nil { pendingError = error }
+    }
+
+    /// Traps unless a write transaction is open (Realm's wording).
+    @inline(__always)
+    func requireWrite() {
+        if !isInWriteTransaction {
+            fatalError(
+                "Attempting to modify object outside of a write transaction - call beginWrite on an RLMRealm instance first.")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// Every open Realm instance in the process, by file: used to reuse a thread's instance (as Realm
+/// does), and to tell the other instances of a file that a commit happened so they refresh and
+/// notify on their own thread, run loop or queue.
+final class RealmRegistry: Sendable {
+    static let shared = RealmRegistry()
+
+    /// A weak reference to an instance with the means to reach its thread.
+    private struct Entry: @unchecked Sendable {  // the instance is only touched on its own thread/queue
+        weak var instance: RealmInstance?
+        let id: ObjectIdentifier
+        let path: String
+        let cacheKey: String?
+        let scheduler: Scheduler?
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    func register(_ instance: RealmInstance, scheduler: Scheduler?) {
+        let entry = Entry(instance: instance, id: ObjectIdentifier(instance), path: instance.path,
+                          cacheKey: instance.confinement.cacheKey, scheduler: scheduler)
+        entries.withLock { list in
+            list.removeAll { $0.instance == nil }
+            list.append(entry)
+        }
+    }
+
+    func unregister(_ instance: RealmInstance) {
+        let id = ObjectIdentifier(instance)
+        entries.withLock { $0.removeAll { $0.id == id || $0.instance == nil } }
+    }
+
+    /// The live instance for `path` confined like `confinement` (same thread or queue), if any.
+    func cached(path: String, cacheKey: String?) -> RealmInstance? {
+        guard let cacheKey else { return nil }
+        return entries.withLock { list in
+            list.first { $0.path == path && $0.cacheKey == cacheKey && $0.instance != nil && $0.instance!.isFrozen == false }?
+                .instance
+        }
+    }
+
+    /// The scheduler registered for an instance.
+    func scheduler(of instance: RealmInstance) -> Scheduler? {
+        let id = ObjectIdentifier(instance)
+        return entries.withLock { list in list.first { $0.id == id }?.scheduler }
+    }
+
+    /// Number of live (non-frozen) instances open on `path`.
+    func openCount(path: String) -> Int {
+        entries.withLock { list in list.filter { $0.path == path && $0.instance != nil }.count }
+    }
+
+    /// Schedules a refresh on every other instance of the same file that has a scheduler.
+    func didCommit(from source: RealmInstance) {
+        let sourceID = ObjectIdentifier(source)
+        let path = source.path
+        let targets = entries.withLock { list in
+            list.filter { $0.path == path && $0.id != sourceID && $0.scheduler != nil }
+        }
+        for target in targets {
+            let box = target
+            target.scheduler?.schedule {
+                box.instance?.externalChangeArrived()
+            }
+        }
+    }
+
+    /// Schedules a refresh on every instance of `path` (changes from another process).
+    func externalChange(path: String) {
+        let targets = entries.withLock { list in list.filter { $0.path == path && $0.scheduler != nil } }
+        for target in targets {
+            let box = target
+            target.scheduler?.schedule { box.instance?.externalChangeArrived() }
+        }
+    }
+}
+
+/// Runs work on the thread, run loop or queue a Realm instance is confined to.
+enum Scheduler: @unchecked Sendable {  // RunLoop is thread-safe for `perform`
+    case runLoop(RunLoop)
+    case queue(DispatchQueue)
+
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        switch self {
+        case .runLoop(let loop):
+            loop.perform(work)
+            RunLoopWaker.wake(loop)
+        case .queue(let q): q.async(execute: work)
+        }
+    }
+}
+
+/// Wakes a run loop that is waiting so a `perform` block runs promptly.
+enum RunLoopWaker {
+    static func wake(_ loop: RunLoop) {
+        // `perform` wakes the loop itself on both Foundation implementations.
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import OutpostCore
+
+/// The base class of `Object` and `EmbeddedObject`: a Swift object whose `@Persisted` properties
+/// are stored in a Realm once it is managed.
+///
+/// Subclasses add initializers as `convenience init`s that call `self.init()`, as with Realm.
+open class ObjectBase: CustomStringConvertible, Hashable {
+    /// The managed row, when the object is managed by a Realm. Implementation detail.
+    public var _row: ManagedRow?
+    /// Set while the object is a key-path tracing probe. Implementation detail.
+    public var _tracer: _KeyPathTracer?
+
+    public required init() {}
+
+    /// The name Realm uses for this class: the Swift class name without its module.
+    open class func className() -> String {
+        String(describing: self)
+    }
+
+    /// The Realm managing this object, or nil if unmanaged.
+    public var realm: Realm? {
+        guard let row = _row else { return nil }
+        return Realm(instance: row.realm)
+    }
+
+    /// Whether the object was deleted, or its Realm invalidated.
+    public var isInvalidated: Bool {
+        guard let row = _row else { return false }
+        return row.isInvalidated
+    }
+
+    /// Whether the object is frozen (immutable and usable on any thread).
+    public var isFrozen: Bool { _row?.realm.isFrozen ?? false }
+
+    /// The schema of this object's class.
+    public var objectSchema: ObjectSchema { ObjectSchemaRegistry.shared.schema(for: type(of: self)) }
+
+    /// Whether both refer to the same managed object (the same row of the same Realm file).
+    public func isSameObject(as object: ObjectBase?) -> Bool {
+        guard let object else { return false }
+        if self === object { return true }
+        guard let a = _row, let b = object._row else { return false }
+        return a.rowid == b.rowid && a.table.className == b.table.className && a.realm.path == b.realm.path
+    }
+
+    public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool {
+        // As Realm: managed objects with a primary key (or frozen ones) are equal when they are the
+        // same row; other objects only when they are the same instance.
+        if lhs === rhs { return true }
+        guard let a = lhs._row, let b = rhs._row else { return false }
+        guard a.table.schema.primaryKeyProperty != nil || a.realm.isFrozen else { return false }
+        return lhs.isSameObject(as: rhs)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let row = _row, row.table.schema.primaryKeyProperty != nil || row.realm.isFrozen {
+            hasher.combine(row.table.className)
+            hasher.combine(row.rowid)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+
+    open var description: String {
+        let schema = objectSchema
+        if isInvalidated { return "[invalid object]" }
+        var lines: [String] = []
+        for property in schema.properties where property.type != .linkingObjects {
+            lines.append("\t\(property.name) = \(describeProperty(property.name));")
+        }
+        return "\(schema.className) {\n" + lines.joined(separator: "\n") + "\n}"
+    }
+
+    private func describeProperty(_ name: String) -> String {
+        guard let value = PropertyReflection.value(of: self, property: name) else { return "nil" }
+        switch value {
+        case .value(let v): return v.debugText
+        case .list(let l): return "List<\(l.count) elements>"
+        case .set(let s): return "MutableSet<\(s.count) elements>"
+        case .map(let m): return "Map<\(m.count) entries>"
+        case .computed: return "LinkingObjects"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import OutpostCore
+import Synchronization
+
+/// Discovers each class's schema once, from its `@Persisted` properties (through `Mirror`), and keeps
+/// the class for each Realm class name seen in this process.
+final class ObjectSchemaRegistry: Sendable {
+    static let shared = ObjectSchemaRegistry()
+
+    private struct Entry: @unchecked Sendable {  // ObjectBase.Type is an immutable metatype
+        let type: ObjectBase.Type
+        let schema: ObjectSchema
+    }
+
+    private let byType = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let byName = Mutex<[String: Entry]>([:])
+
+    /// The schema of `type`, discovering it on first use.
+    func schema(for type: ObjectBase.Type) -> ObjectSchema {
+        if let entry = byType.withLock({ $0[ObjectIdentifier(type)] }) { return entry.schema }
+        let schema = Self.discover(type)
+        let entry = Entry(type: type, schema: schema)
+        byType.withLock { $0[ObjectIdentifier(type)] = entry }
+        byName.withLock { names in
+            if let existing = names[schema.className], existing.type != type {
+                fatalError(
+                    "Outpost: two classes are named '\(schema.className)' (\(String(reflecting: existing.type)) and "
+                        + "\(String(reflecting: type))); Realm class names must be unique.")
+            }
+            names[schema.className] = entry
+        }
+        return schema
+    }
+
+    /// The class registered for a Realm class name, if it was seen in this process.
+    func type(named className: String) -> ObjectBase.Type? {
+        byName.withLock { $0[className]?.type }
+    }
+
+    /// Every class seen so far in this process.
+    var allTypes: [ObjectBase.Type] {
+        byName.withLock { $0.values.map(\.type) }
+    }
+
+    /// `type` and every class reachable from it through links, embedded objects and linking objects.
+    func closure(of types: [ObjectBase.Type]) -> [ObjectBase.Type] {
+        var seen: Set<ObjectIdentifier> = []
+        var out: [ObjectBase.Type] = []
+        var stack = types
+        while let type = stack.popLast() {
+            guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+            out.append(type)
+            for info in Self.linkedTypes(of: type) { stack.append(info) }
+        }
+        return out
+    }
+
+    private static func linkedTypes(of type: ObjectBase.Type) -> [ObjectBase.Type] {
+        let probe = type.init()
+        return PropertyReflection.persistedChildren(of: probe).compactMap { $0.wrapper.persistedType._typeInfo.objectType }
+    }
+
+    private static func discover(_ type: ObjectBase.Type) -> ObjectSchema {
+        let probe = type.init()
+        var properties: [Property] = []
+        for (name, wrapper) in PropertyReflection.persistedChildren(of: probe) {
+            let persistedType = wrapper.persistedType
+            let info = persistedType._typeInfo
+            var property = Property(
+                name: name, type: info.type, collection: persistedType._collectionKind, isOptional: info.isOptional,
+                isPrimaryKey: wrapper.isPrimaryKey, isIndexed: wrapper.isIndexed || wrapper.isPrimaryKey,
+                objectClassName: info.objectType?.className())
+            if info.type == .object && property.collection == .list || property.collection == .set {
+                if info.type == .object { property.isOptional = false }
+            }
+            if info.type == .linkingObjects {
+                property.linkOriginPropertyName = wrapper.linkOrigin
+            }
+            properties.append(property)
+        }
+        let primaryKeys = properties.filter(\.isPrimaryKey)
+        if primaryKeys.count > 1 {
+            fatalError("Outpost: '\(type.className())' declares more than one primary key: "
+                + primaryKeys.map(\.name).joined(separator: ", "))
+        }
+        let isEmbedded = type is EmbeddedObject.Type
+        if isEmbedded, let pk = primaryKeys.first {
+            fatalError("Outpost: embedded object '\(type.className())' cannot have a primary key ('\(pk.name)')")
+        }
+        return ObjectSchema(className: type.className(), properties: properties, isEmbedded: isEmbedded)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import OutpostCore
+
+extension Optional: _StorableValue where Wrapped: _PersistableInsideOptional {
+    public static var _typeInfo: _TypeInfo {
+        var info = Wrapped._typeInfo
+        info.isOptional = true
+        return info
+    }
+    public func _store() -> _StoredValue { self?._store() ?? .null }
+    public static func _load(_ value: _StoredValue) -> Self? {
+        if value.isNull { return .some(nil) }
+        return Wrapped._load(value).map { .some($0) }
+    }
+    public static func _defaultValue() -> Self { nil }
+}
+
+extension Optional: RealmCollectionValue where Wrapped: _PersistableInsideOptional {}
+extension Optional: _PrimaryKey where Wrapped: _PrimaryKey {}
+
+extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
+    public static var _collectionKind: CollectionKind { .none }
+    public func _content() -> _PropertyContent { .value(_store()) }
+    public static func _get(_ accessor: _PropertyAccessor) -> Self {
+        let stored = accessor.read()
+        return Self._load(stored) ?? nil
+    }
+    public static func _set(_ value: Self, _ accessor: _PropertyAccessor) {
+        accessor.write(value._store())
+    }
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> Self {
+        if let objectType = Wrapped._typeInfo.objectType {
+            return tracer.probe(objectType) as? Wrapped
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import OutpostCore
+
+/// Describes the stored type of a value: what the schema records for it.
+public struct _TypeInfo: Sendable {
+    public var type: PropertyType
+    public var isOptional: Bool
+    /// For links and embedded objects: the linked class.
+    public var objectType: ObjectBase.Type?
+
+    public init(_ type: PropertyType, optional: Bool = false, objectType: ObjectBase.Type? = nil) {
+        self.type = type
+        self.isOptional = optional
+        self.objectType = objectType
+    }
+}
+
+/// A value that can be stored in a property or a collection: Realm's scalar types, their optionals
+/// and objects. Implementation detail; Realm's public name for collection elements is
+/// `RealmCollectionValue`.
+public protocol _StorableValue {
+    static var _typeInfo: _TypeInfo { get }
+    /// The value in storage form.
+    func _store() -> _StoredValue
+    /// The value from storage form; nil when the stored value does not fit the type.
+    static func _load(_ value: _StoredValue) -> Self?
+    /// The default for a property of this type that was never set.
+    static func _defaultValue() -> Self
+}
+
+/// Types that can be stored inside an `Optional` property (`@Persisted var x: Int?`).
+public protocol _PersistableInsideOptional: _StorableValue {}
+
+/// The element type of `List`, `MutableSet` and `Map` (Realm's name).
+public protocol RealmCollectionValue: _StorableValue {}
+
+/// The primary key types (Realm's `_PrimaryKey`).
+public protocol _PrimaryKey {}
+
+/// Types usable as map keys (only `String`, as in Realm).
+public protocol _MapKey: Hashable {
+    init(_outpostKey: String)
+    var _outpostKey: String { get }
+}
+extension String: _MapKey {
+    public init(_outpostKey: String) { self = _outpostKey }
+    public var _outpostKey: String { self }
+}
+
+/// What an unmanaged property holds, read when an object is added to a Realm.
+public enum _PropertyContent {
+    case value(_StoredValue)
+    case list([_StoredValue])
+    case set([_StoredValue])
+    case map([(String, _StoredValue)])
+    case computed
+}
+
+/// Anything `@Persisted` accepts: scalars, optionals, links, collections, `LinkingObjects`.
+public protocol _Persistable {
+    static var _typeInfo: _TypeInfo { get }
+    static var _collectionKind: CollectionKind { get }
+    static func _defaultValue() -> Self
+    /// The unmanaged content to store when the owning object is added.
+    func _content() -> _PropertyContent
+    /// Reads the property of a managed object.
+    static func _get(_ accessor: _PropertyAccessor) -> Self
+    /// Writes the property of a managed object.
+    static func _set(_ value: Self, _ accessor: _PropertyAccessor)
+    /// The value returned while a key path is traced (type-safe queries); links return a probe.
+    static func _traceValue(_ tracer: _KeyPathTracer) -> Self
+}
+
+extension _Persistable where Self: _StorableValue {
+    public static var _collectionKind: CollectionKind { .none }
+    public func _content() -> _PropertyContent { .value(_store()) }
+    public static func _get(_ accessor: _PropertyAccessor) -> Self {
+        let stored = accessor.read()
+        return Self._load(stored) ?? Self._defaultValue()
+    }
+    public static func _set(_ value: Self, _ accessor: _PropertyAccessor) {
+        accessor.write(value._store())
+    }
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> Self { _defaultValue() }
+}

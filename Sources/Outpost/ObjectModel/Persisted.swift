@@ -1,0 +1,137 @@
+import Foundation
+import OutpostCore
+
+/// Declares a property stored in a Realm.
+///
+/// ```swift
+/// @Persisted(primaryKey: true) var _id: ObjectId
+/// @Persisted(indexed: true) var name: String
+/// @Persisted var age = 3
+/// @Persisted var dogs: List<Dog>
+/// @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+/// ```
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    /// The unmanaged value; nil until set or first read (then the type's default).
+    @usableFromInline var storedValue: Value?
+    @usableFromInline let flags: UInt8
+    /// `LinkingObjects`: the property of the origin class that links here.
+    @usableFromInline let originProperty: String?
+    /// A marker used once per key path to find the property's name.
+    @usableFromInline var probeTag: Int = 0
+
+    public init() {
+        storedValue = nil
+        flags = 0
+        originProperty = nil
+    }
+
+    public init(wrappedValue: Value) {
+        storedValue = wrappedValue
+        flags = 0
+        originProperty = nil
+    }
+
+    public init(primaryKey: Bool = false, indexed: Bool = false) {
+        storedValue = nil
+        flags = (primaryKey ? 1 : 0) | (indexed ? 2 : 0)
+        originProperty = nil
+    }
+
+    public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false) {
+        storedValue = wrappedValue
+        flags = (primaryKey ? 1 : 0) | (indexed ? 2 : 0)
+        originProperty = nil
+    }
+
+    init(probeTag: Int) {
+        storedValue = nil
+        flags = 0
+        originProperty = nil
+        self.probeTag = probeTag
+    }
+
+    @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
+    public var wrappedValue: Value {
+        get { fatalError() }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError() }
+    }
+
+    @inlinable
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        get {
+            if let row = object._row {
+                let index = row._propertyIndex(storageKeyPath) { propertyName(storageKeyPath) }
+                return Value._get(_PropertyAccessor(row: row, propertyIndex: index))
+            }
+            if let tracer = object._tracer {
+                tracer._record(propertyName(storageKeyPath))
+                return Value._traceValue(tracer)
+            }
+            if let value = object[keyPath: storageKeyPath].storedValue {
+                return value
+            }
+            let value = Value._defaultValue()
+            object[keyPath: storageKeyPath].storedValue = value
+            return value
+        }
+        set {
+            if let row = object._row {
+                let index = row._propertyIndex(storageKeyPath) { propertyName(storageKeyPath) }
+                Value._set(newValue, _PropertyAccessor(row: row, propertyIndex: index))
+            } else {
+                object[keyPath: storageKeyPath].storedValue = newValue
+            }
+        }
+    }
+
+    /// Finds the name of the property stored at `keyPath`, once per key path (then cached): writes a
+    /// marked wrapper through the key path into a probe instance and finds it with `Mirror`.
+    @usableFromInline
+    static func propertyName<Root: ObjectBase>(_ keyPath: ReferenceWritableKeyPath<Root, Persisted<Value>>) -> String {
+        PropertyNameCache.shared.name(for: keyPath) {
+            let tag = PropertyNameCache.shared.nextTag()
+            let probe = Root.init()
+            probe[keyPath: keyPath] = Persisted(probeTag: tag)
+            guard let name = PropertyReflection.propertyName(withProbeTag: tag, in: probe) else {
+                fatalError("Outpost could not find the @Persisted property for \(keyPath) in \(Root.self)")
+            }
+            return name
+        }
+    }
+}
+
+/// Read-only view of a `Persisted` wrapper, for schema discovery through `Mirror`.
+protocol PersistedReflectable {
+    var isPrimaryKey: Bool { get }
+    var isIndexed: Bool { get }
+    var linkOrigin: String? { get }
+    var tag: Int { get }
+    var persistedType: any _Persistable.Type { get }
+    func content() -> _PropertyContent
+}
+
+extension Persisted: PersistedReflectable {
+    var isPrimaryKey: Bool { flags & 1 != 0 }
+    var isIndexed: Bool { flags & 2 != 0 }
+    var linkOrigin: String? { originProperty }
+    var tag: Int { probeTag }
+    var persistedType: any _Persistable.Type { Value.self }
+    func content() -> _PropertyContent {
+        (storedValue ?? Value._defaultValue())._content()
+    }
+}
+
+extension Persisted {
+    /// `LinkingObjects` properties: `@Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>`.
+    public init<O>(originProperty: String) where Value == LinkingObjects<O> {
+        storedValue = nil
+        flags = 0
+        self.originProperty = originProperty
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import OutpostCore
+
+/// The live, lazily evaluated objects matching a query. Re-evaluated when the Realm changes.
+public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConvertible {
+    let realm: RealmInstance
+    let table: TableInfo
+    let query: ResultsQuery
+    let cache = ResultsCache()
+
+    init(realm: RealmInstance, table: TableInfo, query: ResultsQuery = ResultsQuery()) {
+        self.realm = realm
+        self.table = table
+        self.query = query
+    }
+
+    /// The Realm of the objects.
+    public var realm_: Realm { Realm(instance: realm) }
+
+    /// The rowids in order (re-evaluated when the Realm has changed).
+    var rowids: [Int64] {
+        realm.verifyAccess()
+        if cache.version == realm.snapshotVersion && cache.writeCounter == realm.writeCounter { return cache.rowids }
+        cache.rowids = (try? evaluate()) ?? []
+        cache.version = realm.snapshotVersion
+        cache.writeCounter = realm.writeCounter
+        return cache.rowids
+    }
+
+    func evaluate() throws -> [Int64] {
+        if table.isMissing { return [] }
+        let (sql, parameters) = try query.sql(table: table, realm: realm)
+        let stmt = try realm.connection.cached(sql)
+        stmt.reset()
+        stmt.bind(parameters)
+        defer { stmt.reset() }
+        var out: [Int64] = []
+        while try stmt.step() { out.append(stmt.int64(at: 0)) }
+        return out
+    }
+
+    func element(_ rowid: Int64) -> Element {
+        realm.object(table, rowid) as! Element
+    }
+
+    // MARK: Collection access
+
+    public var count: Int { rowids.count }
+    public var isEmpty: Bool { rowids.isEmpty }
+    public var first: Element? { rowids.first.map(element) }
+    public var last: Element? { rowids.last.map(element) }
+
+    public subscript(position: Int) -> Element {
+        let ids = rowids
+        precondition(position >= 0 && position < ids.count,
+                     "Index \(position) is out of bounds (must be less than \(ids.count)).")
+        return element(ids[position])
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// The position of an object in the results.
+    public func index(of object: Element) -> Int? {
+        guard let o = object as? ObjectBase, let row = o._row, row.realm === realm else { return nil }
+        return rowids.firstIndex(of: row.rowid)
+    }
+
+    /// Iterates over a snapshot of the results, loading objects page by page.
+    public func makeIterator() -> Iterator {
+        Iterator(results: self, rowids: rowids)
+    }
+
+    public struct Iterator: IteratorProtocol {
+        let results: Results
+        let rowids: [Int64]
+        var position = 0
+        var page: [ObjectBase] = []
+        var pageStart = 0
+
+        init(results: Results, rowids: [Int64]) {
+            self.results = results
+            self.rowids = rowids
+        }
+
+        public mutating func next() -> Element? {
+            guard position < rowids.count else { return nil }
+            if position >= pageStart + page.count {
+                pageStart = position
+                page = results.realm.objects(results.table, rowids: rowids[position..<Swift.min(rowids.count, position + 256)])
+            }
+            let object = page[position - pageStart]
+            position += 1
+            return (object as! Element)
+        }
+    }
+
+    // MARK: Filtering and sorting
+
+    /// Results matching a query in Realm's query language; `%@` or `$0` take the arguments.
+    /// Malformed text traps with the position and token; use `filter(safe:)` for user input.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        do {
+            return try filter(checked: predicateFormat, args)
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+
+    /// Like `filter(_:_:)`, but returns malformed text as a `QueryError` instead of trapping.
+    /// Outpost-only API (Realm has no throwing variant), for query text that comes from users.
+    public func filter(checked predicateFormat: String, _ args: [Any]) throws -> Results<Element> {
+        let parsed = try QueryParser.parse(predicateFormat)
+        var q = query
+        q.filters.append((parsed.predicate, args))
+        q.suffixes += parsed.suffixes
+        let results = Results(realm: realm, table: table, query: q)
+        _ = try results.evaluate()  // reports unknown properties and type mismatches now
+        return results
+    }
+
+    /// Results matching a predicate built by the type-safe query builder or the parser.
+    public func filter(_ predicate: QueryPredicate) -> Results<Element> {
+        var q = query
+        q.filters.append((predicate, []))
+        return Results(realm: realm, table: table, query: q)
+    }
+
+    /// Sorted by a key path (`"age"`, `"dog.name"`).
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// Sorted by several descriptors, the first being the most significant.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        var q = query
+        q.suffixes.append(.sort(descriptors.map { ParsedQuery.SortKey(keyPath: $0.queryKeyPath, ascending: $0.ascending) }))
+        return Results(realm: realm, table: table, query: q)
+    }
+
+    /// Only the first object for each distinct combination of the key paths' values.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        var q = query
+        q.suffixes.append(.distinct(keyPaths.map { SortDescriptor(keyPath: $0).queryKeyPath }))
+        return Results(realm: realm, table: table, query: q)
+    }
+
+    // MARK: Aggregates
+
+    private func aggregate(_ fn: String, _ property: String) -> SQLiteValue {
+        realm.verifyAccess()
+        guard let (_, p) = table.property(named: property), p.collection == .none else {
+            fatalError("Invalid property name '\(property)' for aggregate on '\(table.className)'")
+        }
+        switch p.type {
+        case .int, .float, .double, .date, .decimal128: break
+        default: fatalError("Cannot \(fn) property '\(property)': operation not supported for '\(p.typeDescription)' properties.")
+        }
+        guard let (sql, params) = try? query.sql(table: table, realm: realm) else { return .null }
+        let expr = p.type == .decimal128 ? "\(SQL.quote(property))" : SQL.quote(property)
+        let full = "SELECT \(fn)(\(expr)) FROM \(table.sqlName) WHERE rowid IN (SELECT rid FROM (\(sql)))"
+        if p.type == .decimal128 {
+            // Decimal arithmetic in Swift, not as doubles.
+            guard let rows = try? realm.connection.cached("SELECT \(expr) FROM \(table.sqlName) WHERE rowid IN (SELECT rid FROM (\(sql)))").rows(params) else { return .null }
+            let values = rows.compactMap { row -> Decimal128? in if case .text(let t) = row[0] { try? Decimal128(string: t) } else { nil } }
+            switch fn {
+            case "min": return values.min().map { .text($0.stringValue) } ?? .null
+            case "max": return values.max().map { .text($0.stringValue) } ?? .null
+            case "sum": return .text(values.reduce(Decimal128(0), +).stringValue)
+            default: return values.isEmpty ? .null : .text((values.reduce(Decimal128(0), +) / Decimal128(values.count)).stringValue)
+            }
+        }
+        return (try? realm.connection.scalar(full, params)) ?? .null
+    }
+
+    private func value<T: _StorableValue>(_ raw: SQLiteValue, _ property: String, as: T.Type) -> T? {
+        guard let (_, p) = table.property(named: property) else { return nil }
+        var scalar = ValueCoding.scalar(raw, type: p.type)
+        if case .real(let d) = raw, p.type == .int { scalar = .double(d) }
+        return T._load(scalar)
+    }
+
+    /// The minimum value of a property (nil when empty).
+    public func min<T: _StorableValue>(ofProperty property: String) -> T? { value(aggregate("min", property), property, as: T.self) }
+    /// The maximum value of a property (nil when empty).
+    public func max<T: _StorableValue>(ofProperty property: String) -> T? { value(aggregate("max", property), property, as: T.self) }
+
+    /// The sum of a property (zero when empty).
+    public func sum<T: _StorableValue>(ofProperty property: String) -> T {
+        let raw = aggregate("total", property)
+        guard let (_, p) = table.property(named: property) else { return T._defaultValue() }
+        if p.type == .decimal128, case .text(let t) = aggregate("sum", property) {
+            return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) ?? T._defaultValue()
+        }
+        guard case .real(let d) = raw else { return T._defaultValue() }
+        return T._load(p.type == .int ? .int(Int64(d)) : .double(d)) ?? T._load(.double(d)) ?? T._defaultValue()
+    }
+
+    /// The average of a property (nil when empty).
+    public func average<T: _StorableValue>(ofProperty property: String) -> T? {
+        let raw = aggregate("avg", property)
+        guard let (_, p) = table.property(named: property) else { return nil }
+        if p.type == .decimal128, case .text(let t) = raw { return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) }
+        guard case .real(let d) = raw else { return nil }
+        return T._load(.double(d))
+    }
+
+    // MARK: Freezing
+
+    /// Whether the results belong to a frozen Realm.
+    public var isFrozen: Bool { realm.isFrozen }
+
+    public var description: String {
+        "Results<\(table.className)> <\(count) objects>"
+    }
+}
+
+extension RealmInstance {
+    /// Objects for a page of rowids, loading their rows with one statement.
+    func objects(_ table: TableInfo, rowids: ArraySlice<Int64>) -> [ObjectBase] {
+        guard !rowids.isEmpty else { return [] }
+        let columns = table.propertyOfColumn.isEmpty ? "NULL" : table.columnList(alias: "t")
+        let placeholders = rowids.count == 256 ? Self.page256 : Array(repeating: "?", count: rowids.count).joined(separator: ",")
+        var loaded: [Int64: [SQLiteValue]] = [:]
+        if let stmt = try? connection.cached("SELECT t.rowid, \(columns) FROM \(table.sqlName) t WHERE t.rowid IN (\(placeholders))") {
+            stmt.reset()
+            for (i, r) in rowids.enumerated() { stmt.bindInt(r, at: Int32(i + 1)) }
+            let n = Int32(table.propertyOfColumn.count)
+            while (try? stmt.step()) == true {
+                var values: [SQLiteValue] = []
+                values.reserveCapacity(Int(n))
+                for c in 0..<n { values.append(stmt.value(at: c + 1)) }
+                loaded[stmt.int64(at: 0)] = values
+            }
+            stmt.reset()
+        }
+        return rowids.map { object(table, $0, values: loaded[$0]) }
+    }
+
+    static let page256 = Array(repeating: "?", count: 256).joined(separator: ",")
+}

@@ -1,0 +1,213 @@
+import Foundation
+
+/// A small JSON model with exact integer/double/bool distinction, and a fast writer and reader.
+enum JSONValue: Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Compact JSON text, object keys sorted.
+    var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let v): out += v ? "true" : "false"
+        case .int(let v): out += String(v)
+        case .double(let v):
+            if v.isFinite {
+                if v == v.rounded(), abs(v) < 1e15 { out += String(format: "%.1f", v) } else { out += "\(v)" }
+            } else {
+                out += "null"
+            }
+        case .string(let v): JSONValue.writeString(v, to: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (i, key) in fields.keys.sorted().enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(key, to: &out)
+                out += ":"
+                fields[key]!.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    /// Parses JSON text; nil when it is not valid JSON.
+    static func parse(_ text: String) -> JSONValue? {
+        var parser = JSONReader(bytes: Array(text.utf8))
+        guard let value = parser.parseValue() else { return nil }
+        parser.skipSpace()
+        return parser.index == parser.bytes.count ? value : nil
+    }
+}
+
+/// A small recursive-descent JSON reader that keeps integers and doubles apart.
+struct JSONReader {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    mutating func skipSpace() {
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func parseValue() -> JSONValue? {
+        skipSpace()
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "n"): return literal("null", .null)
+        case UInt8(ascii: "t"): return literal("true", .bool(true))
+        case UInt8(ascii: "f"): return literal("false", .bool(false))
+        case UInt8(ascii: "\""): return parseString().map { .string($0) }
+        case UInt8(ascii: "["):
+            index += 1
+            var items: [JSONValue] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            while true {
+                guard let item = parseValue() else { return nil }
+                items.append(item)
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                return nil
+            }
+        case UInt8(ascii: "{"):
+            index += 1
+            var fields: [String: JSONValue] = [:]
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                guard let value = parseValue() else { return nil }
+                fields[key] = value
+                skipSpace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+                return nil
+            }
+        default: return parseNumber()
+        }
+    }
+
+    private mutating func literal(_ word: String, _ value: JSONValue) -> JSONValue? {
+        let w = Array(word.utf8)
+        guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else { return nil }
+        index += w.count
+        return value
+    }
+
+    private mutating func parseNumber() -> JSONValue? {
+        let start = index
+        var isDouble = false
+        while index < bytes.count {
+            let c = bytes[index]
+            if (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") {
+                index += 1
+            } else if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                isDouble = true
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard index > start else { return nil }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if !isDouble, let v = Int64(text) { return .int(v) }
+        return Double(text).map { .double($0) }
+    }
+
+    private mutating func parseString() -> String? {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var chunkStart = index
+        var out = ""
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") {
+                out += String(decoding: bytes[chunkStart..<index], as: UTF8.self)
+                index += 1
+                out.unicodeScalars.append(contentsOf: scalars)
+                return out
+            }
+            if c == UInt8(ascii: "\\") {
+                out += String(decoding: bytes[chunkStart..<index], as: UTF8.self)
+                index += 1
+                guard index < bytes.count else { return nil }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "n"): out += "\n"
+                case UInt8(ascii: "r"): out += "\r"
+                case UInt8(ascii: "t"): out += "\t"
+                case UInt8(ascii: "b"): out += "\u{08}"
+                case UInt8(ascii: "f"): out += "\u{0C}"
+                case UInt8(ascii: "u"):
+                    guard index + 4 <= bytes.count,
+                        var code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+                    else { return nil }
+                    index += 4
+                    if code >= 0xD800, code < 0xDC00, index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        let low = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16)
+                    {
+                        index += 6
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    out.unicodeScalars.append(Unicode.Scalar(code) ?? "?")
+                default: out.unicodeScalars.append(Unicode.Scalar(e))
+                }
+                chunkStart = index
+                continue
+            }
+            index += 1
+        }
+        _ = scalars
+        scalars = .init()
+        return nil
+    }
+}

@@ -1,0 +1,73 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection with a statement cache. Confined to one Realm instance (and so to one thread
+/// or actor), or guarded by a lock for frozen Realms.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    init(path: String, readOnly: Bool = false) throws {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message, sql: nil)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        // Writers wait for each other (Realm blocks on the write lock rather than failing).
+        sqlite3_busy_timeout(db, 600_000)
+        Decimal128Collation.register(on: db)
+        FoldFunction.register(on: db)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Runs one or more statements without results.
+    func execute(_ sql: String) throws {
+        var errmsg: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+        if rc != SQLITE_OK {
+            let message = errmsg.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errmsg)
+            throw SQLiteError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    /// A cached prepared statement for `sql`.
+    func cached(_ sql: String) throws -> SQLiteStatement {
+        if let stmt = statementCache[sql] { return stmt }
+        let stmt = try SQLiteStatement(connection: self, sql: sql)
+        statementCache[sql] = stmt
+        return stmt
+    }
+
+    /// Drops cached statements (after schema changes).
+    func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    var lastInsertRowid: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// Single-value query helper.
+    func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws -> SQLiteValue {
+        let stmt = try cached(sql)
+        stmt.reset()
+        stmt.bind(values)
+        defer { sqlite3_reset(stmt.handle) }
+        return try stmt.step() ? stmt.value(at: 0) : .null
+    }
+}

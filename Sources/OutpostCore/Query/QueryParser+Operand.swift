@@ -1,0 +1,154 @@
+extension QueryParser.State {
+    /// Words that cannot start a key path because they would make the grammar ambiguous.
+    private static let reservedWords: Set<String> = [
+        "and", "or", "not", "in", "between", "beginswith", "endswith", "contains", "like", "truepredicate",
+        "falsepredicate",
+    ]
+
+    mutating func parseOperand() throws(QueryError) -> QueryOperand {
+        let token = current
+        switch token.kind {
+        case .symbol("{"):
+            return try parseList()
+        case .argument(let number):
+            try useArgumentStyle(.numbered, at: token)
+            advance()
+            return .argument(number)
+        case .positionalArgument:
+            try useArgumentStyle(.positional, at: token)
+            advance()
+            nextPositionalArgument += 1
+            return .argument(nextPositionalArgument - 1)
+        case .string(let string):
+            advance()
+            return .value(.string(string))
+        case .integer(let integer):
+            advance()
+            return .value(.int(integer))
+        case .double(let double):
+            advance()
+            return .value(.double(double))
+        case .literal(let value):
+            advance()
+            return .value(value)
+        case .identifier(let word):
+            switch word.lowercased() {
+            case "true", "false":
+                advance()
+                return .value(.bool(word.lowercased() == "true"))
+            case "nil", "null":
+                advance()
+                return .value(.null)
+            case let lower where Self.reservedWords.contains(lower):
+                throw error("expected a value or key path", at: token)
+            case "subquery" where peek(1).isSymbol("("):
+                return try parseSubquery()
+            default:
+                return .keyPath(try parseKeyPath())
+            }
+        default:
+            throw error("expected a value or key path", at: token)
+        }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count` (or `.@size`).
+    private mutating func parseSubquery() throws(QueryError) -> QueryOperand {
+        advance()
+        advance()
+        let collection = try parseKeyPath()
+        try expectSymbol(",", "expected ','")
+        guard case .identifier(let variable) = current.kind, variable.hasPrefix("$"), variable.count > 1 else {
+            throw error("expected a subquery variable such as $x", at: current)
+        }
+        advance()
+        try expectSymbol(",", "expected ','")
+        let predicate = try parseOr()
+        try expectSymbol(")", "expected ')'")
+        guard current.isSymbol("."), case .collectionOperator(let name) = peek(1).kind,
+              name == "@count" || name == "@size"
+        else { throw error("SUBQUERY must be followed by .@count", at: current) }
+        advance()
+        advance()
+        return .subquery(QuerySubquery(collection: collection, variable: variable, predicate: predicate))
+    }
+
+    private mutating func useArgumentStyle(_ style: ArgumentStyle, at token: QueryToken) throws(QueryError) {
+        if let argumentStyle, argumentStyle != style {
+            throw error("cannot mix '%@' and '$n' arguments", at: token)
+        }
+        argumentStyle = style
+    }
+
+    /// `{a, b, …}` of values and arguments.
+    private mutating func parseList() throws(QueryError) -> QueryOperand {
+        advance()
+        var elements: [QueryOperand] = []
+        if current.isSymbol("}") {
+            advance()
+            return .list(elements)
+        }
+        while true {
+            let token = current
+            let element = try parseOperand()
+            switch element {
+            case .keyPath, .list, .subquery: throw error("a list may only hold values and arguments", at: token)
+            default: elements.append(element)
+            }
+            if current.isSymbol(",") {
+                advance()
+                continue
+            }
+            try expectSymbol("}", "expected ',' or '}'")
+            return .list(elements)
+        }
+    }
+
+    /// `name`, `dog.owner.name`, `tags.@count`, `prices["eur"]`, `prices.@keys`, `dogs.@avg.age`.
+    mutating func parseKeyPath() throws(QueryError) -> QueryKeyPath {
+        guard case .identifier(let first) = current.kind else {
+            throw error("expected a key path", at: current)
+        }
+        advance()
+        var components: [QueryKeyPath.Component] = [.property(first)]
+        while true {
+            if current.isSymbol(".") {
+                if components.last.flatMap(Self.aggregate) == .count {
+                    throw error("@count and @size must end a key path", at: current)
+                }
+                advance()
+                components.append(try parseKeyPathStep())
+            } else if current.isSymbol("["), case .string(let key) = peek(1).kind, peek(2).isSymbol("]") {
+                advance()
+                advance()
+                advance()
+                components.append(.mapKey(key))
+            } else {
+                return QueryKeyPath(components)
+            }
+        }
+    }
+
+    private mutating func parseKeyPathStep() throws(QueryError) -> QueryKeyPath.Component {
+        let token = current
+        switch token.kind {
+        case .identifier(let name):
+            advance()
+            return .property(name)
+        case .collectionOperator(let name):
+            advance()
+            switch name {
+            case "@keys": return .keys
+            case "@values": return .values
+            default: return .aggregate(QueryKeyPath.Aggregate(rawValue: name)!)
+            }
+        default:
+            throw error("expected a property name after '.'", at: token)
+        }
+    }
+
+    /// `.count` for `@count`/`@size`, the aggregate for the others.
+    private static func aggregate(_ component: QueryKeyPath.Component) -> QueryKeyPath.Aggregate? {
+        guard case .aggregate(let aggregate) = component else { return nil }
+        return aggregate == .size ? .count : aggregate
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+@testable import OutpostCore
+import Testing
+
+@Suite struct QueryParserTests {
+    private func comparison(_ text: String) throws -> QueryPredicate.Comparison {
+        let predicate = try QueryParser.parsePredicate(text)
+        guard case .comparison(let comparison) = predicate.node else {
+            Issue.record("not a comparison: \(predicate)")
+            throw QueryError(.syntax, "not a comparison")
+        }
+        return comparison
+    }
+
+    @Test func parsesAComparisonIntoTheAST() throws {
+        let c = try comparison("ANY dogs.name BEGINSWITH[cd] 'r'")
+        #expect(c.lhs == .keyPath(QueryKeyPath(properties: ["dogs", "name"])))
+        #expect(c.op == .beginsWith)
+        #expect(c.rhs == .value(.string("r")))
+        #expect(c.options == [.caseInsensitive, .diacriticInsensitive])
+        #expect(c.quantifier == .any)
+    }
+
+    @Test func parsesKeyPathComponents() throws {
+        #expect(try comparison("prices[\"eur\"] > 1").lhs == .keyPath(QueryKeyPath([.property("prices"), .mapKey("eur")])))
+        #expect(try comparison("dogs.@avg.age > 1").lhs
+            == .keyPath(QueryKeyPath([.property("dogs"), .aggregate(.avg), .property("age")])))
+        #expect(try comparison("prices.@keys == 'a'").lhs == .keyPath(QueryKeyPath([.property("prices"), .keys])))
+        #expect(try comparison("prices.@values == 1").lhs == .keyPath(QueryKeyPath([.property("prices"), .values])))
+        #expect(try comparison("name.@size > 3").lhs == .keyPath(QueryKeyPath([.property("name"), .aggregate(.size)])))
+        #expect(try comparison("dog.in == 1").lhs == .keyPath(QueryKeyPath(properties: ["dog", "in"])))
+    }
+
+    @Test func andOrChainsAreFlatAndNotBindsTighterThanAnd() throws {
+        let predicate = try QueryParser.parsePredicate("a == 1 AND b == 2 AND (c == 3 AND d == 4) OR NOT e == 5")
+        guard case .or(let parts) = predicate.node, parts.count == 2, case .and(let conjuncts) = parts[0].node,
+              case .not = parts[1].node
+        else {
+            Issue.record("unexpected tree: \(predicate)")
+            return
+        }
+        #expect(conjuncts.count == 4)
+    }
+
+    @Test func positionalArgumentsAreNumberedInOrder() throws {
+        let predicate = try QueryParser.parsePredicate("a == %@ AND b IN {%@, %@}")
+        #expect(predicate.argumentCount == 3)
+        #expect(predicate.description == "a == $0 AND b IN {$1, $2}")
+    }
+
+    @Test func numberedArgumentsKeepTheirIndex() throws {
+        #expect(try comparison("age > $3").rhs == .argument(3))
+        #expect(try comparison("age BETWEEN $0").rhs == .argument(0))
+    }
+
+    @Test func literalsHaveTheirTypes() throws {
+        #expect(try comparison("a == 0x1F").rhs == .value(.int(31)))
+        #expect(try comparison("a == -0x10").rhs == .value(.int(-16)))
+        #expect(try comparison("a == -9223372036854775808").rhs == .value(.int(.min)))
+        #expect(try comparison("a == 1.5").rhs == .value(.double(1.5)))
+        #expect(try comparison("a == .5").rhs == .value(.double(0.5)))
+        #expect(try comparison("a == 1e3").rhs == .value(.double(1000)))
+        #expect(try comparison("a == 2.5f").rhs == .value(.double(2.5)))
+        #expect(try comparison("a == -2.5e-3").rhs == .value(.double(-0.0025)))
+        #expect(try comparison("a == -inf").rhs == .value(.double(-.infinity)))
+        #expect(try comparison("a == Infinity").rhs == .value(.double(.infinity)))
+        guard case .value(.double(let nan)) = try comparison("a == nan").rhs else {
+            Issue.record("nan is not a double")
+            return
+        }
+        #expect(nan.isNaN)
+        #expect(try comparison("a == true").rhs == .value(.bool(true)))
+        #expect(try comparison("a == NULL").rhs == .value(.null))
+        #expect(try comparison("a == T-1:-500000000").rhs == .value(.date(Date(timeIntervalSince1970: -1.5))))
+        #expect(try comparison("a == 1970-01-02@00:00:01").rhs == .value(.date(Date(timeIntervalSince1970: 86_401))))
+        #expect(try comparison("a == 1969-12-31T23:59:59").rhs == .value(.date(Date(timeIntervalSince1970: -1))))
+        #expect(try comparison("a == B64\"AQID\"").rhs == .value(.data(Data([1, 2, 3]))))
+        #expect(try comparison("a == decimal128(1.25)").rhs == .value(.decimal128(try Decimal128(string: "1.25"))))
+        #expect(try comparison("a == {1, 'x', $0}").rhs == .list([.value(.int(1)), .value(.string("x")), .argument(0)]))
+    }
+
+    @Test func stringEscapes() throws {
+        #expect(try comparison(#"a == "q\"s\'b\\s\/n\nt\tz\0u\u00e9""#).rhs == .value(.string("q\"s'b\\s/n\nt\tz\0u\u{e9}")))
+        #expect(try comparison(#"a == '\ud83d\ude00'"#).rhs == .value(.string("😀")))
+    }
+
+    @Test func keywordsAreCaseInsensitive() throws {
+        let lower = try QueryParser.parse("not a == 1 and b contains[c] 'x' or c between {1, 2} sort(a asc)")
+        let upper = try QueryParser.parse("NOT a == 1 AND b CONTAINS[c] 'x' OR c BETWEEN {1, 2} SORT(a ASC)")
+        #expect(lower == upper)
+    }
+
+    @Test func suffixesKeepTheirOrder() throws {
+        let query = try QueryParser.parse("TRUEPREDICATE LIMIT(3) SORT(a DESC, b.c ASC) DISTINCT(a)")
+        #expect(query.suffixes == [
+            .limit(3),
+            .sort([.init(keyPath: QueryKeyPath(properties: ["a"]), ascending: false),
+                   .init(keyPath: QueryKeyPath(properties: ["b", "c"]), ascending: true)]),
+            .distinct([QueryKeyPath(properties: ["a"])]),
+        ])
+    }
+
+    @Test func whitespaceIsInsignificant() throws {
+        #expect(try QueryParser.parse("  age>=5&&(name==\"x\"||!active==true)\n") == QueryParser.parse(
+            "age >= 5 AND (name == \"x\" OR NOT (active == true))"))
+    }
+}
