@@ -1,0 +1,38 @@
+import Foundation
+import Outpost
+
+/// A fresh directory for a test's Realm files, removed by `remove()`.
+public struct TemporaryDirectory: Sendable {
+    public let url: URL
+
+    public init(_ name: String = #function) {
+        let safe = name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(String.init).joined()
+        url = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("outpost-tests-\(safe)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// A file URL inside the directory.
+    public func file(_ name: String = "test.realm") -> URL {
+        url.appendingPathComponent(name)
+    }
+
+    /// A configuration for a Realm file inside the directory.
+    public func configuration(_ name: String = "test.realm", objectTypes: [ObjectBase.Type]? = nil) -> Realm.Configuration {
+        Realm.Configuration(fileURL: file(name), objectTypes: objectTypes)
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Runs the current thread's run loop until `condition` holds or `timeout` passes; returns whether it held.
+@discardableResult
+public func spinRunLoop(timeout: TimeInterval = 2, until condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() && Date() < deadline {
+        RunLoop.current.run(until: Date().addingTimeInterval(0.005))
+    }
+    return condition()
+}
