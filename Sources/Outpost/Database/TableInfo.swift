@@ -23,8 +23,9 @@ final class TableInfo {
     /// A read-only Realm whose file has no table for this class: it reads as empty.
     var isMissing = false
     private var keyPathIndexes: [ObjectIdentifier: Int] = [:]
-    /// Identity map: the one live row storage per rowid (pruned when only the map holds it).
-    var rows: [Int64: ManagedRow] = [:]
+    /// Identity map: the one live row storage per rowid. Held weakly: rows keep their Realm instance
+    /// alive, so a strong map would keep every instance that ever read a row open.
+    var rows = RowIdentityMap()
     private var pruneThreshold = 4096
 
     let selectRowSQL: String
@@ -32,11 +33,12 @@ final class TableInfo {
     let deleteSQL: String
     private var updateSQLs: [String?]
 
-    init(schema: ObjectSchema, objectType: ObjectBase.Type?) {
+    /// `tableName` overrides the table (a migration reads the old data from a table set aside).
+    init(schema: ObjectSchema, objectType: ObjectBase.Type?, tableName: String? = nil) {
         self.className = schema.className
         self.schema = schema
         self.objectType = objectType
-        self.sqlName = SQL.quote(schema.className)
+        self.sqlName = SQL.quote(tableName ?? schema.className)
         var columnOfProperty: [Int?] = []
         var propertyOfColumn: [Int] = []
         var byName: [String: Int] = [:]
@@ -94,17 +96,34 @@ final class TableInfo {
         return (i, schema.properties[i])
     }
 
-    /// Drops identity-map entries no object refers to any more, when the map has grown.
+    /// Drops the identity-map entries of rows that are gone, when the map has grown.
     func pruneRowsIfNeeded() {
         guard rows.count > pruneThreshold else { return }
-        var keep: [Int64: ManagedRow] = [:]
-        for key in Array(rows.keys) {
-            if !isKnownUniquelyReferenced(&rows[key]!) {
-                keep[key] = rows[key]
-            }
-        }
-        rows = keep
-        pruneThreshold = max(4096, keep.count * 2)
+        rows.removeReleased()
+        pruneThreshold = max(4096, rows.count * 2)
+    }
+}
+
+/// Row storages by rowid, held weakly.
+struct RowIdentityMap {
+    private struct Entry {
+        weak var row: ManagedRow?
+    }
+
+    private var entries: [Int64: Entry] = [:]
+
+    subscript(rowid: Int64) -> ManagedRow? {
+        get { entries[rowid]?.row }
+        set { entries[rowid] = newValue.map { Entry(row: $0) } }
+    }
+
+    /// The rows still alive.
+    var values: [ManagedRow] { entries.values.compactMap(\.row) }
+
+    var count: Int { entries.count }
+
+    mutating func removeReleased() {
+        entries = entries.filter { $0.value.row != nil }
     }
 }
 
