@@ -106,30 +106,37 @@ extension RealmInstance {
             }
         }
         let all = ObjectSchemaRegistry.shared.closure(of: types)
+        ObjectSchemaRegistry.shared.makeCurrent(all)
         let plan = SchemaPlan(stored: storedSchemas, code: all.map { ObjectSchemaRegistry.shared.schema(for: $0) })
-        if !plan.breakingChanges.isEmpty || configuration.schemaVersion > schemaVersion {
-            if configuration.schemaVersion < schemaVersion {
+        let url = URL(fileURLWithPath: path)
+        let breaking = !plan.breakingChanges.isEmpty
+        let lower = configuration.schemaVersion < schemaVersion
+        let bumped = configuration.schemaVersion > schemaVersion
+        let changeList = plan.breakingChanges.map { "\n- \($0)" }.joined()
+        if (breaking || lower) && configuration.deleteRealmIfMigrationNeeded && !isReadOnly {
+            try resetFile()
+            try applySchema(types: all, plan: SchemaPlan(stored: [:], code: plan.code))
+            return
+        }
+        if lower {
+            throw Realm.Error(.schemaMismatch,
+                "Provided schema version \(configuration.schemaVersion) is less than last set version "
+                    + "\(schemaVersion).", fileURL: url)
+        }
+        if isReadOnly {
+            if breaking {
                 throw Realm.Error(.schemaMismatch,
-                    "Provided schema version \(configuration.schemaVersion) is less than last set version \(schemaVersion).",
-                    fileURL: URL(fileURLWithPath: path))
+                    "The following changes cannot be made in read-only schema mode:" + changeList, fileURL: url)
             }
-            if !plan.breakingChanges.isEmpty {
-                if configuration.deleteRealmIfMigrationNeeded && !isReadOnly {
-                    try resetFile()
-                    try applySchema(types: all, plan: SchemaPlan(stored: [:], code: plan.code))
-                    return
-                }
-                if configuration.schemaVersion == schemaVersion {
-                    throw Realm.Error(.schemaMismatch,
-                        "Migration is required due to the following errors:\n"
-                            + plan.breakingChanges.map { "- \($0)" }.joined(separator: "\n"),
-                        fileURL: URL(fileURLWithPath: path))
-                }
-            }
-            if isReadOnly {
+            if bumped {
                 throw Realm.Error(.schemaMismatch,
-                    "The read-only Realm at '\(path)' needs a migration:\n"
-                        + plan.breakingChanges.map { "- \($0)" }.joined(separator: "\n"))
+                    "Provided schema version \(configuration.schemaVersion) does not equal last set version "
+                        + "\(schemaVersion).", fileURL: url)
+            }
+        } else if breaking || bumped {
+            if !bumped {
+                throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:" + changeList,
+                                  fileURL: url)
             }
             try MigrationRunner(realm: self, types: all, plan: plan).run()
             return
@@ -192,6 +199,11 @@ extension RealmInstance {
                 try storeSchemas(types: types)
             }
         }
+        installTables(types)
+    }
+
+    /// Sets up the table layout of each class for this instance.
+    func installTables(_ types: [ObjectBase.Type]) {
         for type in types {
             let schema = ObjectSchemaRegistry.shared.schema(for: type)
             let table = TableInfo(schema: schema, objectType: type)

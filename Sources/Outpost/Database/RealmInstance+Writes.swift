@@ -14,7 +14,7 @@ extension RealmInstance {
         }
         guard let newValue = encode(content, property: property, owner: table.className) else { return }
         let oldValue = row.values[column]
-        if property.isPrimaryKey {
+        if property.isPrimaryKey && !isMigrating {
             if newValue != oldValue {
                 fail(Realm.Error(.invalidInput,
                     "Primary key can't be changed after an object is inserted: '\(table.className).\(property.name)' "

@@ -24,6 +24,8 @@ final class RealmInstance {
     var changes = ChangeSet()
     /// The first invalid operation of the current write transaction; the commit throws it.
     var pendingError: Realm.Error?
+    /// Set while a migration block runs: primary keys may be changed (they are checked afterwards).
+    var isMigrating = false
 
     var tablesByName: [String: TableInfo] = [:]
     var tablesByType: [ObjectIdentifier: TableInfo] = [:]

@@ -26,6 +26,7 @@ enum ValueConversion {
         case let v as Decimal128: return .decimal128(v)
         case let v as UUID: return .uuid(v)
         case let v as ObjectBase: return .object(v)
+        case let v as DynamicObject: return v.storedLink
         case let v as any _StorableValue: return v._store()
         case let v as any RawRepresentable:
             return stored(v.rawValue, realm: realm)
@@ -94,7 +95,8 @@ enum ValueConversion {
         return nil
     }
 
-    private static func content(_ value: Any, property: Property, className: String, realm: RealmInstance)
+    /// The content of one property from an untyped value (nil, after recording an error, if it does not fit).
+    static func content(_ value: Any, property: Property, className: String, realm: RealmInstance)
         -> _PropertyContent?
     {
         func element(_ v: Any) -> _StoredValue? {

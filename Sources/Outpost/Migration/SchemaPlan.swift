@@ -58,10 +58,11 @@ struct SchemaPlan {
         }
     }
 
-    /// CREATE TABLE / ALTER TABLE ADD COLUMN / CREATE INDEX for what is new.
-    func additiveSQL() -> [String] {
+    /// CREATE TABLE / ALTER TABLE ADD COLUMN / CREATE INDEX for what is new, except in `excluded` classes
+    /// (the ones a migration rebuilds).
+    func additiveSQL(excluding excluded: Set<String> = []) -> [String] {
         var out: [String] = []
-        for schema in code {
+        for schema in code where !excluded.contains(schema.className) {
             if let old = stored[schema.className] {
                 for property in schema.properties where property.type != .linkingObjects && old[property.name] == nil {
                     out.append("ALTER TABLE \(SQL.quote(schema.className)) ADD COLUMN "

@@ -16,20 +16,28 @@ final class ObjectSchemaRegistry: Sendable {
     private let byName = Mutex<[String: Entry]>([:])
 
     /// The schema of `type`, discovering it on first use.
+    ///
+    /// Several Swift classes may share one Realm class name (for example the versions of a model
+    /// across a schema migration); `type(named:)` answers the one a Realm was most recently opened
+    /// with, or the first one seen.
     func schema(for type: ObjectBase.Type) -> ObjectSchema {
         if let entry = byType.withLock({ $0[ObjectIdentifier(type)] }) { return entry.schema }
         let schema = Self.discover(type)
         let entry = Entry(type: type, schema: schema)
         byType.withLock { $0[ObjectIdentifier(type)] = entry }
         byName.withLock { names in
-            if let existing = names[schema.className], existing.type != type {
-                fatalError(
-                    "Outpost: two classes are named '\(schema.className)' (\(String(reflecting: existing.type)) and "
-                        + "\(String(reflecting: type))); Realm class names must be unique.")
-            }
-            names[schema.className] = entry
+            if names[schema.className] == nil { names[schema.className] = entry }
         }
         return schema
+    }
+
+    /// Makes `types` the classes answered by `type(named:)` for their class names (a Realm was just
+    /// opened with them).
+    func makeCurrent(_ types: [ObjectBase.Type]) {
+        let entries = types.map { Entry(type: $0, schema: schema(for: $0)) }
+        byName.withLock { names in
+            for entry in entries { names[entry.schema.className] = entry }
+        }
     }
 
     /// The class registered for a Realm class name, if it was seen in this process.
@@ -37,7 +45,7 @@ final class ObjectSchemaRegistry: Sendable {
         byName.withLock { $0[className]?.type }
     }
 
-    /// Every class seen so far in this process.
+    /// Every class name seen so far in this process, with its current class.
     var allTypes: [ObjectBase.Type] {
         byName.withLock { $0.values.map(\.type) }
     }

@@ -1,0 +1,466 @@
+import Foundation
+import Outpost
+import OutpostTesting
+import Testing
+
+/// A configuration for `dir`'s Realm with these classes, schema version and migration block.
+func migrationConfig(
+    _ dir: TemporaryDirectory, _ types: [ObjectBase.Type], version: UInt64 = 0,
+    block: Realm.MigrationBlock? = nil
+) -> Realm.Configuration {
+    var configuration = dir.configuration(objectTypes: types)
+    configuration.schemaVersion = version
+    configuration.migrationBlock = block
+    return configuration
+}
+
+/// Opens the Realm, writes in it and closes it again.
+func seed(_ configuration: Realm.Configuration, _ body: (Realm) -> Void) throws {
+    let realm = try Realm(configuration: configuration)
+    try realm.write { body(realm) }
+}
+
+@Suite struct MigrationTests {
+    @Test func renamePropertyKeepsData() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [RenameV1.self])) { realm in
+            realm.create(RenameV1.self, value: ["name": "Ann", "yearsSinceBirth": 31])
+            realm.create(RenameV1.self, value: ["name": "Bob", "yearsSinceBirth": 42])
+        }
+        let configuration = migrationConfig(dir, [RenameV2.self], version: 1) { migration, _ in
+            migration.renameProperty(onType: "MigRename", from: "yearsSinceBirth", to: "age")
+        }
+        let realm = try Realm(configuration: configuration)
+        let people = realm.objects(RenameV2.self).sorted(byKeyPath: "name")
+        #expect(people.map(\.name) == ["Ann", "Bob"])
+        #expect(people.map(\.age) == [31, 42])
+        #expect(realm.schema["MigRename"]?["yearsSinceBirth"] == nil)
+    }
+
+    @Test func renameErrorsUseRealmsWording() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [RenameV1.self])) { realm in
+            realm.create(RenameV1.self, value: ["name": "Ann", "yearsSinceBirth": 31])
+        }
+        let missing = migrationConfig(dir, [RenameV2.self], version: 1) { migration, _ in
+            migration.renameProperty(onType: "MigRename", from: "nope", to: "age")
+        }
+        let error = #expect(throws: Realm.Error.self) { _ = try Realm(configuration: missing) }
+        #expect(error?.message == "Cannot rename property 'MigRename.nope' because it does not exist.")
+        let retyped = migrationConfig(dir, [RenameV2.self], version: 1) { migration, _ in
+            migration.renameProperty(onType: "MigRename", from: "yearsSinceBirth", to: "name")
+        }
+        let error2 = #expect(throws: Realm.Error.self) { _ = try Realm(configuration: retyped) }
+        #expect(error2?.message == "Cannot rename property 'MigRename.yearsSinceBirth' to 'name' because it would "
+            + "change from type 'int' to 'string'.")
+        #expect(try schemaVersionAtURL(dir.file()) == 0)
+    }
+
+    @Test func typeChangeNeedsBumpAndIsFilledByTheBlock() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [TypeV1.self])) { realm in
+            realm.create(TypeV1.self, value: ["name": "Ann", "age": 31])
+            realm.create(TypeV1.self, value: ["name": "Bob", "age": 42])
+        }
+        let error = #expect(throws: Realm.Error.self) {
+            _ = try Realm(configuration: migrationConfig(dir, [TypeV2.self]))
+        }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.message == "Migration is required due to the following errors:\n"
+            + "- Property 'MigType.age' has been changed from 'int' to 'string'.")
+
+        let configuration = migrationConfig(dir, [TypeV2.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigType") { oldObject, newObject in
+                let age = oldObject!["age"] as! Int
+                newObject!["age"] = "\(age) years"
+            }
+        }
+        let realm = try Realm(configuration: configuration)
+        let people = realm.objects(TypeV2.self).sorted(byKeyPath: "name")
+        #expect(people.map(\.age) == ["31 years", "42 years"])
+        #expect(people.map(\.name) == ["Ann", "Bob"])
+    }
+
+    @Test func typeChangeWithoutBlockGetsTheDefault() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [TypeV1.self])) { realm in
+            realm.create(TypeV1.self, value: ["name": "Ann", "age": 31])
+        }
+        let realm = try Realm(configuration: migrationConfig(dir, [TypeV2.self], version: 1))
+        #expect(realm.objects(TypeV2.self).first?.age == "")
+        #expect(realm.objects(TypeV2.self).first?.name == "Ann")
+    }
+
+    @Test func removedPropertyIsDroppedAndAddedOneGetsItsDefault() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [ShapeV1.self])) { realm in
+            realm.create(ShapeV1.self, value: ["name": "Ann", "nickname": "A", "age": 31])
+        }
+        do {
+            let realm = try Realm(configuration: migrationConfig(dir, [ShapeV2.self], version: 1))
+            let shape = try #require(realm.objects(ShapeV2.self).first)
+            #expect(shape.name == "Ann")
+            #expect(shape.age == 31)
+            #expect(shape.score == 0)
+            #expect(shape.note == nil)
+            #expect(realm.schema["MigShape"]?["nickname"] == nil)
+        }
+        // The new schema is stored: opening again needs no migration.
+        let again = try Realm(configuration: migrationConfig(dir, [ShapeV2.self], version: 1))
+        #expect(again.objects(ShapeV2.self).count == 1)
+        #expect(try schemaVersionAtURL(dir.file()) == 1)
+    }
+
+    @Test func additiveChangesNeedNoBump() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [AddV1.self])) { realm in
+            realm.create(AddV1.self, value: ["name": "Ann"])
+        }
+        let realm = try Realm(configuration: migrationConfig(dir, [AddV2.self, AddExtra.self]))
+        let row = try #require(realm.objects(AddV2.self).first)
+        #expect(row.name == "Ann")
+        #expect(row.count == 0)
+        #expect(row.note == nil)
+        #expect(row.tags.isEmpty)
+        #expect(row.when == Date(timeIntervalSince1970: 0))
+        try realm.write {
+            realm.create(AddExtra.self, value: ["title": "new class"])
+            row.tags.append("x")
+        }
+        #expect(realm.objects(AddExtra.self).count == 1)
+        #expect(try schemaVersionAtURL(dir.file()) == 0)
+    }
+
+    @Test func deleteRealmIfMigrationNeededDeletesTheData() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [ResetV1.self])) { realm in
+            realm.create(ResetV1.self, value: ["value": 7])
+        }
+        var configuration = migrationConfig(dir, [ResetV2.self])
+        configuration.deleteRealmIfMigrationNeeded = true
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.objects(ResetV2.self).isEmpty)
+        try realm.write { realm.create(ResetV2.self, value: ["value": "seven"]) }
+        #expect(realm.objects(ResetV2.self).first?.value == "seven")
+    }
+
+    @Test func lowerSchemaVersionFails() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [ResetV1.self], version: 2)) { realm in
+            realm.create(ResetV1.self, value: ["value": 7])
+        }
+        let error = #expect(throws: Realm.Error.self) {
+            _ = try Realm(configuration: migrationConfig(dir, [ResetV1.self], version: 1))
+        }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.message == "Provided schema version 1 is less than last set version 2.")
+    }
+
+    @Test func readOnlyRealmThatNeedsAMigrationFails() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [ResetV1.self])) { realm in
+            realm.create(ResetV1.self, value: ["value": 7])
+        }
+        var configuration = migrationConfig(dir, [ResetV2.self], version: 1)
+        configuration.readOnly = true
+        let error = #expect(throws: Realm.Error.self) { _ = try Realm(configuration: configuration) }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.message == "The following changes cannot be made in read-only schema mode:\n"
+            + "- Property 'MigReset.value' has been changed from 'int' to 'string'.")
+        var bumpOnly = migrationConfig(dir, [ResetV1.self], version: 1)
+        bumpOnly.readOnly = true
+        let error2 = #expect(throws: Realm.Error.self) { _ = try Realm(configuration: bumpOnly) }
+        #expect(error2?.message == "Provided schema version 1 does not equal last set version 0.")
+        let realm = try Realm(configuration: migrationConfig(dir, [ResetV1.self]))
+        #expect(realm.objects(ResetV1.self).first?.value == 7)
+    }
+
+    @Test func deleteData() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [KeepV1.self, GoneV1.self])) { realm in
+            realm.create(KeepV1.self, value: ["name": "kept"])
+            realm.create(GoneV1.self, value: ["name": "gone"])
+        }
+        var results: [Bool] = []
+        var enumeratedGone = 0
+        let configuration = migrationConfig(dir, [KeepV2.self], version: 1) { migration, _ in
+            results.append(migration.deleteData(forType: "MigKeep"))
+            results.append(migration.deleteData(forType: "MigGone"))
+            results.append(migration.deleteData(forType: "MigNothing"))
+            migration.enumerateObjects(ofType: "MigGone") { _, _ in enumeratedGone += 1 }
+        }
+        do {
+            let realm = try Realm(configuration: configuration)
+            #expect(realm.objects(KeepV2.self).isEmpty)
+        }
+        #expect(results == [true, true, false])
+        #expect(enumeratedGone == 0)
+        // The removed class's table went with its data: it comes back empty.
+        let realm = try Realm(configuration: migrationConfig(dir, [KeepV2.self, GoneV1.self], version: 1))
+        #expect(realm.objects(GoneV1.self).isEmpty)
+    }
+
+    @Test func removedClassKeepsItsDataUnlessDeleted() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [KeepV1.self, GoneV1.self])) { realm in
+            realm.create(GoneV1.self, value: ["name": "still here"])
+        }
+        var seen: [String] = []
+        let configuration = migrationConfig(dir, [KeepV2.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigGone") { oldObject, newObject in
+                seen.append(oldObject?["name"] as? String ?? "?")
+                #expect(newObject == nil)
+            }
+        }
+        _ = try Realm(configuration: configuration)
+        #expect(seen == ["still here"])
+        let realm = try Realm(configuration: migrationConfig(dir, [KeepV2.self, GoneV1.self], version: 1))
+        #expect(realm.objects(GoneV1.self).first?.name == "still here")
+    }
+
+    @Test func createAndDeleteInAMigration() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [CrowdV1.self])) { realm in
+            for (name, age) in [("Ann", 31), ("Kid", 9), ("Bob", 42)] {
+                realm.create(CrowdV1.self, value: ["name": name, "age": age])
+            }
+        }
+        let configuration = migrationConfig(dir, [CrowdV2.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigCrowd") { oldObject, newObject in
+                guard let newObject else { return }
+                if (oldObject?["age"] as? Int ?? 0) < 18 {
+                    migration.delete(newObject)
+                } else {
+                    newObject["adult"] = true
+                }
+            }
+            let zed = migration.create("MigCrowd", value: ["name": "Zed", "age": 50])
+            zed["adult"] = true
+            migration.create("MigCrowd", value: ["name": "Tim"])
+        }
+        let realm = try Realm(configuration: configuration)
+        let crowd = realm.objects(CrowdV2.self).sorted(byKeyPath: "name")
+        #expect(crowd.map(\.name) == ["Ann", "Bob", "Tim", "Zed"])
+        #expect(crowd.map(\.adult) == [true, true, false, true])
+        #expect(crowd.map(\.age) == [31, 42, 0, 50])
+    }
+
+    @Test func enumerateSeesOldAndNewValues() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let token = ObjectId.generate()
+        let born = Date(timeIntervalSince1970: 1_000_000)
+        try seed(migrationConfig(dir, [WalkOwnerV1.self])) { realm in
+            let rex = realm.create(WalkDogV1.self, value: ["name": "Rex", "age": 3])
+            let fido = realm.create(WalkDogV1.self, value: ["name": "Fido", "age": 5])
+            let owner = realm.create(WalkOwnerV1.self, value: [
+                "firstName": "Ann", "lastName": "Lee", "scores": [3, 1, 2], "born": born, "token": token,
+            ])
+            owner.dog = rex
+            owner.dogs.append(objectsIn: [rex, fido])
+        }
+        var versions: [UInt64] = []
+        var oldNames: [String] = []
+        var oldDogName: String?
+        var oldDogNames: [String] = []
+        var oldScores: [Int] = []
+        var newValuesBefore: [String: String] = [:]
+        var oldSchemaHadFirstName = false
+        var newSchemaHasFullName = false
+        let configuration = migrationConfig(dir, [WalkOwnerV2.self], version: 3) { migration, oldSchemaVersion in
+            versions.append(oldSchemaVersion)
+            oldSchemaHadFirstName = migration.oldSchema["MigWalkOwner"]?["firstName"] != nil
+            newSchemaHasFullName = migration.newSchema["MigWalkOwner"]?["fullName"] != nil
+            migration.enumerateObjects(ofType: "MigWalkOwner") { oldObject, newObject in
+                guard let oldObject, let newObject else { return }
+                let first = oldObject["firstName"] as! String
+                let last = oldObject["lastName"] as! String
+                oldNames.append("\(first) \(last)")
+                oldDogName = (oldObject["dog"] as? DynamicObject)?["name"] as? String
+                let dogs = oldObject["dogs"] as? [Any] ?? []
+                oldDogNames = dogs.compactMap { ($0 as? DynamicObject)?["name"] as? String }
+                oldScores = oldObject["scores"] as? [Int] ?? []
+                #expect(oldObject["born"] as? Date == born)
+                #expect(oldObject["token"] as? ObjectId == token)
+                newValuesBefore["fullName"] = newObject["fullName"] as? String
+                newObject["fullName"] = "\(first) \(last)"
+                #expect(newObject["fullName"] as? String == "Ann Lee")
+                #expect((newObject["dog"] as? DynamicObject)?["age"] as? String == "")
+            }
+            migration.enumerateObjects(ofType: "MigWalkDog") { oldObject, newObject in
+                newObject?["age"] = String(oldObject?["age"] as? Int ?? -1)
+            }
+            migration.enumerateObjects(ofType: "MigNoSuchClass") { _, _ in Issue.record("no objects expected") }
+        }
+        let realm = try Realm(configuration: configuration)
+        #expect(versions == [0])
+        #expect(oldNames == ["Ann Lee"])
+        #expect(oldDogName == "Rex")
+        #expect(oldDogNames == ["Rex", "Fido"])
+        #expect(oldScores == [3, 1, 2])
+        #expect(newValuesBefore["fullName"] == "")
+        #expect(oldSchemaHadFirstName && newSchemaHasFullName)
+        let owner = try #require(realm.objects(WalkOwnerV2.self).first)
+        #expect(owner.fullName == "Ann Lee")
+        #expect(owner.dog?.name == "Rex")
+        #expect(owner.dog?.age == "3")
+        #expect(owner.dogs.map(\.age) == ["3", "5"])
+        #expect(Array(owner.scores) == [3, 1, 2])
+        #expect(owner.born == born)
+        #expect(owner.token == token)
+    }
+
+    @Test func oldSchemaVersionIsPassedAndBlockRunsOnBumpAlone() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [ResetV1.self], version: 1)) { realm in
+            realm.create(ResetV1.self, value: ["value": 7])
+        }
+        var calls: [UInt64] = []
+        let configuration = migrationConfig(dir, [ResetV1.self], version: 4) { migration, oldSchemaVersion in
+            calls.append(oldSchemaVersion)
+            migration.enumerateObjects(ofType: "MigReset") { oldObject, newObject in
+                newObject?["value"] = (oldObject?["value"] as? Int ?? 0) * 10
+            }
+        }
+        try Realm.performMigration(for: configuration)
+        do {
+            let realm = try Realm(configuration: configuration)
+            #expect(realm.objects(ResetV1.self).first?.value == 70)
+        }
+        #expect(calls == [1])
+        #expect(try schemaVersionAtURL(dir.file()) == 4)
+        _ = try Realm(configuration: configuration)
+        #expect(calls == [1])
+    }
+
+    @Test func failureInsideTheBlockLeavesTheFileUnchanged() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [FailV1.self])) { realm in
+            realm.create(FailV1.self, value: ["name": "Ann", "age": 31])
+        }
+        let wrongType = migrationConfig(dir, [FailV2.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigFail") { _, newObject in
+                newObject?["nickname"] = "A"
+                newObject?["age"] = "thirty-one"
+            }
+        }
+        let error = #expect(throws: Realm.Error.self) { _ = try Realm(configuration: wrongType) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.message.contains("'MigFail.age'") == true)
+        #expect(error?.message.contains("thirty-one") == true)
+
+        let unknown = migrationConfig(dir, [FailV2.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigFail") { _, newObject in newObject?["nope"] = 1 }
+        }
+        let error2 = #expect(throws: Realm.Error.self) { _ = try Realm(configuration: unknown) }
+        #expect(error2?.message == "Invalid property name 'nope' for class 'MigFail'.")
+
+        // Unchanged: the old schema opens without a migration, with its data and version.
+        #expect(try schemaVersionAtURL(dir.file()) == 0)
+        do {
+            let realm = try Realm(configuration: migrationConfig(dir, [FailV1.self]))
+            #expect(realm.objects(FailV1.self).map(\.age) == [31])
+            #expect(realm.objects(FailV1.self).map(\.name) == ["Ann"])
+        }
+        // And a correct migration still works afterwards.
+        let fixed = migrationConfig(dir, [FailV2.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigFail") { _, newObject in newObject?["nickname"] = "A" }
+        }
+        let realm = try Realm(configuration: fixed)
+        #expect(realm.objects(FailV2.self).map(\.nickname) == ["A"])
+        #expect(realm.objects(FailV2.self).map(\.age) == [31])
+    }
+
+    @Test func duplicatePrimaryKeysAfterMigrationFail() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [KeyV1.self])) { realm in
+            realm.create(KeyV1.self, value: ["code": 1, "name": "a"])
+            realm.create(KeyV1.self, value: ["code": 1, "name": "b"])
+            realm.create(KeyV1.self, value: ["code": 2, "name": "c"])
+        }
+        let error = #expect(throws: Realm.Error.self) {
+            _ = try Realm(configuration: migrationConfig(dir, [KeyV2.self], version: 1))
+        }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.message == "Primary key property 'MigKey.code' has duplicate values after migration.")
+        #expect(try schemaVersionAtURL(dir.file()) == 0)
+
+        let fixed = migrationConfig(dir, [KeyV2.self], version: 1) { migration, _ in
+            var next = 10
+            migration.enumerateObjects(ofType: "MigKey") { _, newObject in
+                newObject?["code"] = next
+                next += 1
+            }
+        }
+        let realm = try Realm(configuration: fixed)
+        #expect(realm.objects(KeyV2.self).sorted(byKeyPath: "code").map(\.code) == [10, 11, 12])
+        #expect(realm.object(ofType: KeyV2.self, forPrimaryKey: 11)?.name == "b")
+        // The primary key is enforced again after the migration.
+        #expect(throws: Realm.Error.self) {
+            try realm.write { realm.create(KeyV2.self, value: ["code": 11, "name": "dup"]) }
+        }
+    }
+
+    @Test func optionalMadeRequiredGetsTheDefault() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [RequiredV1.self])) { realm in
+            realm.create(RequiredV1.self, value: ["nick": "A", "level": 3])
+            realm.create(RequiredV1.self, value: [:])
+        }
+        let realm = try Realm(configuration: migrationConfig(dir, [RequiredV2.self], version: 1))
+        let rows = realm.objects(RequiredV2.self).sorted(byKeyPath: "level")
+        #expect(rows.map(\.nick) == ["", "A"])
+        #expect(rows.map(\.level) == [0, 3])
+    }
+
+    @Test func collectionsAndAnyRealmValueThroughDynamicObjects() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [BagV1.self, BagTagV1.self])) { realm in
+            let tag = realm.create(BagTagV1.self, value: ["label": "red"])
+            let bag = realm.create(BagV1.self, value: ["tags": ["a", "b"], "prices": ["eur": 1.5], "level": 2])
+            bag.anything = .object(tag)
+        }
+        var oldPrices: [String: Any] = [:]
+        var oldLabel: String?
+        let configuration = migrationConfig(dir, [BagV2.self, BagTagV1.self], version: 1) { migration, _ in
+            migration.enumerateObjects(ofType: "MigBag") { oldObject, newObject in
+                guard let oldObject, let newObject else { return }
+                oldPrices = oldObject["prices"] as? [String: Any] ?? [:]
+                oldLabel = (oldObject["anything"] as? DynamicObject)?["label"] as? String
+                let tags = oldObject["tags"] as? [String] ?? []
+                newObject["labels"] = tags + ["c"]
+                newObject["tags"] = Array(tags.reversed())
+                newObject["prices"] = ["usd": 2.0]
+                newObject["level"] = "level \(oldObject["level"] as? Int ?? 0)"
+                #expect((newObject["anything"] as? DynamicObject)?["label"] as? String == "red")
+            }
+        }
+        let realm = try Realm(configuration: configuration)
+        #expect(oldPrices["eur"] as? Double == 1.5)
+        #expect(oldLabel == "red")
+        let bag = try #require(realm.objects(BagV2.self).first)
+        #expect(Array(bag.tags) == ["b", "a"])
+        #expect(Set(bag.labels) == ["a", "b", "c"])
+        #expect(bag.prices["usd"] == 2.0)
+        #expect(bag.prices["eur"] == nil)
+        #expect(bag.level == "level 2")
+        #expect((bag.anything.objectValue(BagTagV1.self))?.label == "red")
+    }
+}
