@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import OutpostCore
 
 /// `outpost_fold(text, options)`: folds case (option 1, `[c]`) and diacritics (option 2, `[d]`)
 /// the way Foundation does, so `[c]` and `[d]` work for all of Unicode, not only ASCII.
@@ -10,13 +11,16 @@ enum FoldFunction {
                 sqlite3_result_null(context)
                 return
             }
-            let text = String(cString: textPtr)
-            let options = sqlite3_value_int(argv[1])
-            var compare: String.CompareOptions = []
-            if options & 1 != 0 { compare.insert(.caseInsensitive) }
-            if options & 2 != 0 { compare.insert(.diacriticInsensitive) }
-            let folded = text.folding(options: compare, locale: nil)
+            let folded = FoldFunction.fold(String(cString: textPtr), options: StringOptions(rawValue: UInt8(truncatingIfNeeded: sqlite3_value_int(argv[1]))))
             sqlite3_result_text(context, folded, -1, sqliteTransient)
         }, nil, nil, nil)
+    }
+
+    /// `text` folded as `outpost_fold(text, options)` does (for constants folded before binding).
+    static func fold(_ text: String, options: StringOptions) -> String {
+        var compare: String.CompareOptions = []
+        if options.contains(.caseInsensitive) { compare.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { compare.insert(.diacriticInsensitive) }
+        return text.folding(options: compare, locale: nil)
     }
 }

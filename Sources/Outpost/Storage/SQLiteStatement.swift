@@ -35,6 +35,8 @@ final class SQLiteStatement {
         case .integer(let v): sqlite3_bind_int64(handle, index, v)
         case .real(let v): sqlite3_bind_double(handle, index, v)
         case .text(let v): sqlite3_bind_text(handle, index, v, -1, sqliteTransient)
+        case .blob(let v) where v.isEmpty:
+            sqlite3_bind_zeroblob(handle, index, 0)  // a nil pointer would bind NULL
         case .blob(let v):
             v.withUnsafeBytes { raw in
                 _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), sqliteTransient)

@@ -1,0 +1,331 @@
+import Foundation
+import OutpostCore
+
+extension QuerySQL {
+    /// A compiled comparison operand.
+    private enum Side {
+        case path(Path)
+        case constant(_StoredValue)
+        case list([_StoredValue])
+    }
+
+    mutating func comparison(_ c: QueryPredicate.Comparison, table: TableInfo, alias: String) throws(QueryError) -> String {
+        let lhs = try side(c.lhs, table: table, alias: alias)
+        let rhs = try side(c.rhs, table: table, alias: alias)
+        return try compare(lhs, c.op, rhs, options: c.options, quantifier: c.quantifier ?? .any)
+    }
+
+    private mutating func side(_ operand: QueryOperand, table: TableInfo, alias: String) throws(QueryError) -> Side {
+        switch operand {
+        case .keyPath(let keyPath): return .path(try resolve(keyPath, table: table, alias: alias))
+        case .value(.array(let items)): return .list(items.map(Self.stored))
+        case .value(let value): return .constant(Self.stored(value))
+        case .argument(let index):
+            let value = try argument(index)
+            if case .list(let items) = value { return .list(items) }
+            return .constant(value)
+        case .list(let operands):
+            var items: [_StoredValue] = []
+            for operand in operands {
+                switch operand {
+                case .value(let value): items.append(Self.stored(value))
+                case .argument(let index): items.append(try argument(index))
+                default: throw QueryError(.invalidArgument, "a list may only hold values and arguments")
+                }
+            }
+            return .list(items)
+        case .subquery(let subquery): return .path(.term(try self.subquery(subquery, table: table, alias: alias)))
+        }
+    }
+
+    /// Argument `index` as a stored value (an array argument becomes `.list`).
+    private func argument(_ index: Int) throws(QueryError) -> _StoredValue {
+        guard index < arguments.count else {
+            throw QueryError(.unknownArgument,
+                "request for argument at index \(index) but only \(arguments.count) argument\(arguments.count == 1 ? " is" : "s are") provided")
+        }
+        let value = arguments[index]
+        if let array = value as? [Any] {
+            var items: [_StoredValue] = []
+            for element in array {
+                guard let item = ValueConversion.stored(element, realm: realm) else {
+                    throw QueryError(.invalidArgument, "unsupported argument type '\(type(of: element))' in argument \(index)")
+                }
+                items.append(item)
+            }
+            return .list(items)
+        }
+        guard let stored = ValueConversion.stored(value, realm: realm) else {
+            throw QueryError(.invalidArgument, "unsupported argument type '\(type(of: value))' for argument \(index)")
+        }
+        return stored
+    }
+
+    // MARK: Quantifiers and to-many sides
+
+    private mutating func compare(_ lhs: Side, _ op: ComparisonOperator, _ rhs: Side, options: StringOptions,
+                                  quantifier: Quantifier) throws(QueryError) -> String
+    {
+        if case .path(.many(let from, let element)) = lhs {
+            // ALL over nested collections means every element of every one; NONE means not ANY.
+            let inner = try compare(.path(element), op, rhs, options: options, quantifier: quantifier == .all ? .all : .any)
+            switch quantifier {
+            case .any: return "EXISTS (SELECT 1 FROM \(from) AND \(inner))"
+            case .all: return "NOT EXISTS (SELECT 1 FROM \(from) AND NOT (\(inner)))"
+            case .none: return "NOT EXISTS (SELECT 1 FROM \(from) AND \(inner))"
+            }
+        }
+        if case .path(.many(let from, let element)) = rhs {
+            // A to-many right side matches if any of its elements does (`"x" IN tags`).
+            let inner = try compare(lhs, op == .in ? .equal : op, .path(element), options: options, quantifier: .any)
+            let exists = "EXISTS (SELECT 1 FROM \(from) AND \(inner))"
+            return quantifier == .none ? "NOT \(exists)" : exists
+        }
+        let condition = try single(lhs, op, rhs, options: options)
+        return quantifier == .none ? "NOT (\(condition))" : condition
+    }
+
+    /// A comparison where neither side is to-many.
+    private mutating func single(_ lhs: Side, _ op: ComparisonOperator, _ rhs: Side, options: StringOptions)
+        throws(QueryError) -> String
+    {
+        switch (lhs, rhs) {
+        case (.path(let l), .path(let r)):
+            let (a, b) = (term(l), term(r))
+            guard Self.comparable(a, b) else { throw Self.mismatch(a, Self.typeName(b)) }
+            return try scalar(a, op == .in ? .equal : op, b, options: options)
+        case (.path(let l), .constant(let v)):
+            if op == .between { throw QueryError(.invalidArgument, "BETWEEN expects a list of two values") }
+            let (a, b) = try constant(v, against: term(l), op: op, options: options)
+            return try scalar(a, op == .in ? .equal : op, b, options: options)
+        case (.constant(let v), .path(let r)):
+            let (b, a) = try constant(v, against: term(r), op: op, options: options)
+            return try scalar(a, op == .in ? .equal : op, b, options: options)
+        case (.path(let l), .list(let items)):
+            let left = term(l)
+            if op == .between {
+                guard items.count == 2 else {
+                    throw QueryError(.invalidArgument, "BETWEEN expects two values, got \(items.count)")
+                }
+                let (low, lowTerm) = try constant(items[0], against: left, op: .greaterThanOrEqual)
+                let (high, highTerm) = try constant(items[1], against: left, op: .lessThanOrEqual)
+                return "(" + (try scalar(low, .greaterThanOrEqual, lowTerm, options: []))
+                    + " AND " + (try scalar(high, .lessThanOrEqual, highTerm, options: [])) + ")"
+            }
+            guard !items.isEmpty else { return "0" }
+            var parts: [String] = []
+            for item in items {
+                let (a, b) = try constant(item, against: left, op: op, options: options)
+                parts.append(try scalar(a, op == .in ? .equal : op, b, options: options))
+            }
+            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
+        default:
+            throw QueryError(.invalidKeyPath, "a comparison needs a key path on one side")
+        }
+    }
+
+    private func term(_ path: Path) -> Term {
+        switch path {
+        case .term(let term): term
+        case .row(let table, let alias): Term(sql: "\(alias).rowid", type: .object, objectClassName: table.className)
+        case .many: preconditionFailure("to-many paths are quantified before")
+        }
+    }
+
+    // MARK: Constants
+
+    /// A constant as a term comparable with `other`, and `other` itself (a link compared with a
+    /// primary key becomes the target's primary key). Strings are folded here for `[c]`/`[d]`.
+    private mutating func constant(_ value: _StoredValue, against other: Term, op: ComparisonOperator,
+                                   options: StringOptions = []) throws(QueryError) -> (Term, Term)
+    {
+        var other = other
+        if value.isNull { return (other, Term(sql: "NULL", type: other.type, isConstant: true, isNull: true)) }
+        if case .list = value { throw QueryError(.invalidArgument, "a list is not a single value for '\(op.rawValue)'") }
+        var value = value
+        if case .string(let string) = value, !options.isEmpty {
+            value = .string(FoldFunction.fold(string, options: options))
+        }
+        if op == .like, case .string(let pattern) = value {
+            value = .string(pattern.replacingOccurrences(of: "[", with: "[[]"))  // GLOB's own '['
+        }
+        if other.type == .object {
+            if case .object(let object) = value {
+                guard let row = object._row else {
+                    throw QueryError(.invalidArgument, "an unmanaged object can't be used in a query")
+                }
+                guard other.objectClassName == nil || row.table.className == other.objectClassName else {
+                    throw QueryError(.typeMismatch,
+                        "Unsupported comparison between type 'link<\(other.objectClassName ?? "")>' and type 'link<\(row.table.className)>'")
+                }
+                return (other, Term(sql: param(.integer(row.rowid)), type: .object, isConstant: true))
+            }
+            // A link compared with a primary key value compares the target's primary key.
+            guard let target = realm.table(named: other.objectClassName ?? ""), let pk = target.primaryKeyProperty else {
+                throw Self.mismatch(other, value.typeName)
+            }
+            let pkProperty = target.schema.properties[pk]
+            let a = alias()
+            other = Term(sql: "(SELECT \(a).\(SQL.quote(pkProperty.name)) FROM \(target.sqlName) \(a) WHERE \(a).rowid = \(other.sql))",
+                         type: pkProperty.type)
+        }
+        if case .object = value { throw Self.mismatch(other, "link") }
+        if other.type == .mixed { return (other, Term(sql: param(try Self.encodeMixed(value)), type: .mixed, isConstant: true)) }
+        guard let converted = RealmInstance.convert(value, to: other.type) ?? Self.loose(value, other.type) else {
+            throw Self.mismatch(other, value.typeName)
+        }
+        let encoded = other.isElement
+            ? Self.sqlite(ValueCoding.jsonElement(converted, type: other.type, link: { _ in nil }))
+            : ValueCoding.column(converted)
+        var type = other.type
+        if case .double = converted, other.type == .int { type = .double }
+        return (other, Term(sql: param(encoded), type: type, isElement: other.isElement, isConstant: true,
+                            isFolded: !options.isEmpty))
+    }
+
+    // MARK: Two single values
+
+    /// `lhs op rhs`, never SQL NULL: equality uses `IS`; the others are false when a side is null
+    /// (string operators with a null right side match a null left side, like the evaluator).
+    private mutating func scalar(_ lhs: Term, _ op: ComparisonOperator, _ rhs: Term, options: StringOptions)
+        throws(QueryError) -> String
+    {
+        let isString = lhs.type == .string || rhs.type == .string || lhs.type == .mixed
+        let fold = !options.isEmpty && isString ? "outpost_fold(%@, \(options.rawValue))" : nil
+        var l = lhs.sql, r = rhs.sql
+        // Decimal128 is stored as text: the other numeric side is compared as text with the collation.
+        let decimal = lhs.type == .decimal128 || rhs.type == .decimal128
+        if decimal {
+            if lhs.type != .decimal128 && !lhs.isNull { l = "CAST(\(l) AS TEXT)" }
+            if rhs.type != .decimal128 && !rhs.isNull { r = "CAST(\(r) AS TEXT)" }
+        }
+        if let fold {
+            if !lhs.isFolded { l = fold.replacingOccurrences(of: "%@", with: l) }
+            if !rhs.isFolded { r = fold.replacingOccurrences(of: "%@", with: r) }
+        }
+        let collate = decimal ? " COLLATE \(Decimal128Collation.name)" : ""
+        switch op {
+        case .equal, .in: return "\(l)\(collate) IS \(r)"
+        case .notEqual: return "\(l)\(collate) IS NOT \(r)"
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            if lhs.isNull || rhs.isNull { return "0" }
+            let symbol = [.lessThan: "<", .lessThanOrEqual: "<=", .greaterThan: ">", .greaterThanOrEqual: ">="][op]!
+            // A column against a constant keeps the comparison indexable; anything else is coalesced.
+            if rhs.isConstant && Self.isColumn(lhs) { return "(\(l)\(collate) \(symbol) \(r) AND \(lhs.sql) IS NOT NULL)" }
+            if lhs.isConstant && Self.isColumn(rhs) { return "(\(l)\(collate) \(symbol) \(r) AND \(rhs.sql) IS NOT NULL)" }
+            return "coalesce(\(l)\(collate) \(symbol) \(r), 0)"
+        case .beginsWith, .endsWith, .contains, .like:
+            return try stringOperator(lhs, op, rhs, l: l, r: r)
+        case .between:
+            throw QueryError(.invalidArgument, "BETWEEN expects a list of two values")
+        }
+    }
+
+    /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` (strings and binary) and `LIKE` (strings; `*` and `?`
+    /// as GLOB). `l`/`r` are the (folded) operand expressions.
+    private func stringOperator(_ lhs: Term, _ op: ComparisonOperator, _ rhs: Term, l: String, r: String)
+        throws(QueryError) -> String
+    {
+        let types: Set<PropertyType> = [.string, .data, .mixed]
+        guard types.contains(lhs.type), types.contains(rhs.type), !(lhs.isElement && lhs.type == .data) else {
+            throw QueryError(.typeMismatch,
+                "Unsupported comparison operator '\(op.rawValue)' between type '\(Self.typeName(lhs))' and type '\(Self.typeName(rhs))'")
+        }
+        if rhs.isNull { return "\(lhs.sql) IS NULL" }
+        let body: String
+        switch op {
+        // `length(r) = 0` first: SQLite's substr() of an empty blob is NULL.
+        case .beginsWith: body = "(length(\(r)) = 0 OR substr(\(l), 1, length(\(r))) = \(r))"
+        case .endsWith:
+            body = "(length(\(r)) = 0 OR (length(\(l)) >= length(\(r)) AND substr(\(l), length(\(l)) - length(\(r)) + 1) = \(r)))"
+        case .contains: body = "instr(\(l), \(r)) > 0"
+        default:
+            guard rhs.isConstant else {
+                throw QueryError(.typeMismatch, "LIKE needs a pattern, not a key path")
+            }
+            if lhs.type == .data || rhs.type == .data { return "0" }
+            body = "\(l) GLOB \(r)"
+        }
+        if rhs.isConstant { return "(\(lhs.sql) IS NOT NULL AND \(body))" }
+        return "(CASE WHEN \(rhs.sql) IS NULL THEN \(lhs.sql) IS NULL ELSE coalesce(\(lhs.sql) IS NOT NULL AND \(body), 0) END)"
+    }
+
+    // MARK: Types
+
+    private static let numeric: Set<PropertyType> = [.int, .float, .double, .decimal128]
+
+    private static func comparable(_ a: Term, _ b: Term) -> Bool {
+        if a.type == .mixed || b.type == .mixed { return true }
+        if numeric.contains(a.type) && numeric.contains(b.type) { return true }
+        guard a.type == b.type else { return false }
+        return a.type != .object || a.objectClassName == nil || b.objectClassName == nil
+            || a.objectClassName == b.objectClassName
+    }
+
+    /// A plain `alias."column"` or `alias.value` (cheap to repeat).
+    private static func isColumn(_ term: Term) -> Bool {
+        !term.sql.contains("(") && !term.sql.contains(" ")
+    }
+
+    private static func typeName(_ term: Term) -> String {
+        term.type == .object ? "link" : term.type.realmName
+    }
+
+    /// Realm's wording: `Unsupported comparison between type 'int' and type 'string'`.
+    private static func mismatch(_ left: Term, _ rightTypeName: String) -> QueryError {
+        QueryError(.typeMismatch, "Unsupported comparison between type '\(typeName(left))' and type '\(rightTypeName)'")
+    }
+
+    private static func encodeMixed(_ v: _StoredValue) throws(QueryError) -> SQLiteValue {
+        // Mixed columns hold tagged JSON; compare against the same text.
+        let json = ValueCoding.mixed(v) { _ in nil }
+        switch json {
+        case .int(let i): return .integer(i)
+        case .double(let d): return .real(d)
+        case .string(let s): return .text(s)
+        case .bool(let b): return .integer(b ? 1 : 0)
+        default: return .text(json.text)
+        }
+    }
+
+    static func sqlite(_ json: JSONValue) -> SQLiteValue {
+        switch json {
+        case .null: .null
+        case .bool(let b): .integer(b ? 1 : 0)
+        case .int(let i): .integer(i)
+        case .double(let d): .real(d)
+        case .string(let s): .text(s)
+        default: .text(json.text)
+        }
+    }
+
+    /// Lenient conversions for comparisons (numbers against any numeric type).
+    static func loose(_ v: _StoredValue, _ type: PropertyType) -> _StoredValue? {
+        switch (type, v) {
+        case (.int, .double(let d)): return .double(d)
+        case (.int, .float(let f)): return .double(Double(f))
+        case (.int, .decimal128(let d)): return .double(d.doubleValue)
+        case (.double, .decimal128(let d)), (.float, .decimal128(let d)): return .double(d.doubleValue)
+        default: return nil
+        }
+    }
+
+    static func stored(_ v: Value) -> _StoredValue {
+        switch v {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .int(let i): .int(i)
+        case .float(let f): .float(f)
+        case .double(let d): .double(d)
+        case .string(let s): .string(s)
+        case .data(let d): .data(d)
+        case .date(let d): .date(d)
+        case .objectId(let o): .objectId(o)
+        case .decimal128(let d): .decimal128(d)
+        case .uuid(let u): .uuid(u)
+        case .array(let a): .list(a.map(stored))
+        case .document(let d): .dictionary(d.fields.mapValues(stored))
+        case .link: .null
+        }
+    }
+}
