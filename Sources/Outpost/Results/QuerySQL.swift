@@ -10,6 +10,9 @@ struct QuerySQL {
     let arguments: [Any]
     private(set) var parameters: [SQLiteValue] = []
     private var aliasCounter = 0
+    /// `SUBQUERY` variables in scope (`$col1`): the element rows' alias and table, or for
+    /// collections of values the alias of the `json_each` row and the element property.
+    private var variables: [String: (alias: String, table: TableInfo?, element: Property?)] = [:]
 
     init(realm: RealmInstance, arguments: [Any]) {
         self.realm = realm
@@ -64,6 +67,11 @@ struct QuerySQL {
             return .scalar(sql: "\(alias).rowid", property: nil, isElement: false)
         }
         let rest = components.dropFirst()
+        if case .property(let name) = first, let variable = variables[name] {
+            if let elementTable = variable.table { return try resolve(rest, table: elementTable, alias: variable.alias) }
+            guard rest.isEmpty else { throw QueryError(.invalidKeyPath, "'\(name)' is a value and has no properties") }
+            return .scalar(sql: "\(variable.alias).value", property: variable.element, isElement: true)
+        }
         guard case .property(let name) = first else {
             throw QueryError(.invalidKeyPath, "key path must start with a property name in '\(table.className)'")
         }
@@ -114,7 +122,7 @@ struct QuerySQL {
                     return .scalar(sql: "json_extract(\(column), \(path))", property: property, isElement: true)
                 case .keys:
                     let a = self.alias()
-                    return .many(from: "json_each(\(column)) \(a) WHERE 1", alias: a, table: nil,
+                    return .many(from: "(SELECT key AS value FROM json_each(\(column))) \(a) WHERE 1", alias: a, table: nil,
                                  elementProperty: Property(name: "@keys", type: .string), rest: rest.dropFirst())
                 case .values:
                     return try many(column: column, property: property, rest: rest.dropFirst())
@@ -175,6 +183,14 @@ struct QuerySQL {
     {
         // Normalise to keyPath op value.
         var c = c
+        if case .subquery = c.rhs, case .value = c.lhs {
+            swap(&c.lhs, &c.rhs)
+            c.op = Self.flipped(c.op)
+        }
+        if case .subquery(let subquery) = c.lhs {
+            let count = try subqueryCount(subquery, table: table, alias: alias)
+            return try scalarComparison(count, property: Property(name: "@count", type: .int), isElement: false, c)
+        }
         if case .keyPath = c.lhs {} else if case .keyPath = c.rhs {
             swap(&c.lhs, &c.rhs)
             c.op = Self.flipped(c.op)
@@ -380,6 +396,24 @@ struct QuerySQL {
         case .greaterThanOrEqual: .lessThanOrEqual
         default: op
         }
+    }
+
+    // MARK: Subqueries
+
+    /// `SUBQUERY(collection, $x, predicate).@count` as a correlated `count(*)`; inside the
+    /// predicate, key paths starting with `$x` refer to the element.
+    private mutating func subqueryCount(_ subquery: QuerySubquery, table: TableInfo, alias: String) throws(QueryError)
+        -> String
+    {
+        let path = try resolve(subquery.collection.components[...], table: table, alias: alias)
+        guard case .many(let from, let elementAlias, let elementTable, let element, let rest) = path, rest.isEmpty else {
+            throw QueryError(.invalidKeyPath, "SUBQUERY needs a collection key path, not '\(subquery.collection)'")
+        }
+        let saved = variables[subquery.variable]
+        variables[subquery.variable] = (elementAlias, element == nil ? elementTable : nil, element)
+        defer { variables[subquery.variable] = saved }
+        let inner = try predicate(subquery.predicate, table: table, alias: alias)
+        return "(SELECT count(*) FROM \(from) AND \(inner))"
     }
 
     // MARK: Sorting
