@@ -117,7 +117,7 @@ extension AnyRealmValue: _Persistable, RealmCollectionValue {
 
 /// An enum stored by its raw value: `enum Status: String, PersistableEnum { … }`.
 public protocol PersistableEnum: _PersistableInsideOptional, RealmCollectionValue, _Persistable, RawRepresentable,
-    CaseIterable, Hashable where RawValue: _PersistableInsideOptional
+    CaseIterable, Hashable, _HasPersistedType where RawValue: _PersistableInsideOptional, PersistedType == RawValue
 {}
 
 extension PersistableEnum {

@@ -1,0 +1,71 @@
+import Foundation
+import OutpostCore
+
+extension Query where T: _QueryKeyedCollection {
+    /// The value for a key: `$0.prices["eur"] > 1` is `prices["eur"] > 1`.
+    public subscript(member: T.Key) -> Query<T.Value> {
+        let key = (member as? any _MapKey)?._outpostKey ?? "\(member)"
+        return Query<T.Value>(node.erasingAny(appending: .mapKey(key)))
+    }
+
+    /// All values of the map; comparisons match when any value matches (`ANY prices.@values > 1`).
+    public var values: Query<T.Value> {
+        Query<T.Value>(node.appending([.values]))
+    }
+
+    /// The number of entries: `prices.@count`.
+    public var count: Query<Int> {
+        Query<Int>(node.erasingAny(appending: .aggregate(.count)))
+    }
+
+    /// True if the map holds `value` among its values: `value IN prices`.
+    public func contains(_ value: T.Value) -> Query<Bool> {
+        Query<Bool>(.comparison(.in, .constant(QueryConstant(value)), node.erasingAny(), options: []))
+    }
+
+    /// True if any value of the map is one of `collection`'s elements: `ANY prices IN {1, 2}`.
+    public func containsAny<U: Sequence>(in collection: U) -> Query<Bool> where U.Element == T.Value {
+        Query<Bool>(.comparison(.in, node, .constant(.sequence(collection)), options: []))
+    }
+}
+
+extension Query where T: _QueryKeyedCollection, T.Key == String {
+    /// All keys of the map; comparisons match when any key matches (`ANY prices.@keys == "eur"`).
+    public var keys: Query<String> {
+        Query<String>(node.appending([.keys]))
+    }
+}
+
+extension Query where T: _QueryKeyedCollection, T.Value: Comparable {
+    /// True if every value lies in the range: `prices.@min >= lo AND prices.@max < hi`.
+    public func contains(_ range: Range<T.Value>) -> Query<Bool> {
+        Query<Bool>(.and(
+            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
+                        .constant(QueryConstant(range.lowerBound)), options: []),
+            .comparison(.lessThan, node.erasingAny(appending: .aggregate(.max)),
+                        .constant(QueryConstant(range.upperBound)), options: [])))
+    }
+
+    /// True if every value lies in the range: `prices.@min >= lo AND prices.@max <= hi`.
+    public func contains(_ range: ClosedRange<T.Value>) -> Query<Bool> {
+        Query<Bool>(.and(
+            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
+                        .constant(QueryConstant(range.lowerBound)), options: []),
+            .comparison(.lessThanOrEqual, node.erasingAny(appending: .aggregate(.max)),
+                        .constant(QueryConstant(range.upperBound)), options: [])))
+    }
+}
+
+extension Query where T: _QueryKeyedCollection, T.Value: _HasPersistedType, T.Value.PersistedType: _QueryNumeric {
+    /// The smallest value: `prices.@min`.
+    public var min: Query<T.Value> { Query<T.Value>(node.erasingAny(appending: .aggregate(.min))) }
+
+    /// The largest value: `prices.@max`.
+    public var max: Query<T.Value> { Query<T.Value>(node.erasingAny(appending: .aggregate(.max))) }
+
+    /// The average of the values: `prices.@avg`.
+    public var avg: Query<T.Value> { Query<T.Value>(node.erasingAny(appending: .aggregate(.avg))) }
+
+    /// The sum of the values: `prices.@sum`.
+    public var sum: Query<T.Value> { Query<T.Value>(node.erasingAny(appending: .aggregate(.sum))) }
+}

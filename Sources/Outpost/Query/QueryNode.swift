@@ -1,0 +1,183 @@
+import Foundation
+import OutpostCore
+
+/// The tree a type-safe `Query` builds before it becomes a `QueryPredicate`. Key paths keep track
+/// of the collection they pass through, so that comparisons get their implicit `ANY`, aggregates
+/// go after the collection and subqueries know which collection they range over.
+indirect enum QueryNode {
+    /// A key path from the queried object. `collectionIndex` is the position of the first to-many
+    /// component; `requiresAny` is set while a comparison on the path needs `ANY`.
+    case keyPath([QueryKeyPath.Component], collectionIndex: Int?, requiresAny: Bool)
+    case constant(QueryConstant)
+    case not(QueryNode)
+    case and(QueryNode, QueryNode)
+    case or(QueryNode, QueryNode)
+    case comparison(ComparisonOperator, QueryNode, QueryNode, options: StringOptions)
+    /// `(predicate over one collection).count`: `SUBQUERY(collection, $colN, predicate).@count`.
+    case subqueryCount(QueryNode)
+
+    static var root: QueryNode { .keyPath([], collectionIndex: nil, requiresAny: false) }
+}
+
+/// A constant on the right of a comparison.
+enum QueryConstant {
+    case value(Value)
+    /// An object: compared by identity, so it travels as a query argument.
+    case object(ObjectBase)
+    case list([QueryConstant])
+
+    /// The constant for a Swift value of a Realm type; traps for other types (the builder's
+    /// signatures only let Realm types through).
+    init(_ value: Any) {
+        guard let stored = ValueConversion.stored(value, realm: nil) else {
+            preconditionFailure("Cannot use a value of type '\(type(of: value))' in a query")
+        }
+        self.init(stored: stored)
+    }
+
+    init(stored: _StoredValue) {
+        switch stored {
+        case .null: self = .value(.null)
+        case .bool(let v): self = .value(.bool(v))
+        case .int(let v): self = .value(.int(v))
+        case .float(let v): self = .value(.float(v))
+        case .double(let v): self = .value(.double(v))
+        case .string(let v): self = .value(.string(v))
+        case .data(let v): self = .value(.data(v))
+        case .date(let v): self = .value(.date(v))
+        case .objectId(let v): self = .value(.objectId(v))
+        case .decimal128(let v): self = .value(.decimal128(v))
+        case .uuid(let v): self = .value(.uuid(v))
+        case .object(let o): self = .object(o)
+        case .list(let items): self = .list(items.map(QueryConstant.init(stored:)))
+        case .dictionary:
+            preconditionFailure("Cannot compare with a dictionary in a query")
+        }
+    }
+
+    /// The constants for the elements of a sequence (`in(_:)`, `containsAny(in:)`).
+    static func sequence<S: Sequence>(_ elements: S) -> QueryConstant {
+        .list(elements.map { QueryConstant($0) })
+    }
+}
+
+extension QueryNode {
+    /// The key path extended by `components`. `startsCollection` marks the first component as a
+    /// to-many step (a list, set, map or linking objects property).
+    func appending(_ components: [QueryKeyPath.Component], startsCollection: Bool = false) -> QueryNode {
+        guard case .keyPath(let path, let index, let any) = self else {
+            preconditionFailure("Cannot apply a key path to a query expression that is not a key path")
+        }
+        let newIndex = index ?? (startsCollection ? path.count : nil)
+        return .keyPath(path + components, collectionIndex: newIndex, requiresAny: any || startsCollection)
+    }
+
+    /// The key path with its `ANY` dropped (for `@count`, map subscripts and `value IN collection`),
+    /// optionally extended by one component.
+    func erasingAny(appending component: QueryKeyPath.Component? = nil) -> QueryNode {
+        guard case .keyPath(let path, let index, _) = self else {
+            preconditionFailure("Cannot apply a key path to a query expression that is not a key path")
+        }
+        return .keyPath(path + (component.map { [$0] } ?? []), collectionIndex: index, requiresAny: false)
+    }
+
+    /// `dogs.age` → `dogs.@avg.age`: an aggregate placed right after the collection in the path.
+    func insertingAggregate(_ aggregate: QueryKeyPath.Aggregate) -> QueryNode {
+        guard case .keyPath(var path, let index, _) = self, let index else {
+            preconditionFailure("Aggregates (.min, .max, .avg, .sum) need a key path through a collection")
+        }
+        path.insert(.aggregate(aggregate), at: index + 1)
+        return .keyPath(path, collectionIndex: index, requiresAny: false)
+    }
+}
+
+/// Turns a `QueryNode` into a `QueryPredicate` and the arguments it refers to (objects).
+struct QueryPredicateBuilder {
+    private(set) var arguments: [Any] = []
+    private var subqueryCounter = 0
+
+    /// The predicate of a node used as a condition. A Bool key path alone means `== true`.
+    mutating func predicate(_ node: QueryNode) -> QueryPredicate {
+        switch node {
+        case .keyPath(let path, _, let any):
+            return .comparison(.keyPath(QueryKeyPath(path)), .equal, .value(.bool(true)), quantifier: any ? .any : nil)
+        case .not(.keyPath(let path, _, let any)):
+            return .comparison(.keyPath(QueryKeyPath(path)), .equal, .value(.bool(false)), quantifier: any ? .any : nil)
+        case .not(let inner):
+            return !predicate(inner)
+        case .and(let lhs, let rhs):
+            return predicate(lhs) && predicate(rhs)
+        case .or(let lhs, let rhs):
+            return predicate(lhs) || predicate(rhs)
+        case .comparison(let op, let lhs, let rhs, let options):
+            let (left, quantifier) = operand(lhs)
+            let (right, _) = operand(rhs)
+            return .comparison(left, op, right, options: options, quantifier: quantifier)
+        case .constant, .subqueryCount:
+            preconditionFailure("A query expression must be a condition, such as a comparison")
+        }
+    }
+
+    private mutating func operand(_ node: QueryNode) -> (QueryOperand, Quantifier?) {
+        switch node {
+        case .keyPath(let path, _, let any):
+            return (.keyPath(QueryKeyPath(path)), any ? .any : nil)
+        case .constant(let constant):
+            return (operand(constant), nil)
+        case .subqueryCount(let inner):
+            subqueryCounter += 1
+            let variable = "$col\(subqueryCounter)"
+            var collection: [QueryKeyPath.Component]?
+            let rewritten = Self.rewrite(inner, variable: variable, collection: &collection)
+            guard let collection else {
+                preconditionFailure("A subquery must contain a key path through a collection")
+            }
+            return (.subquery(QuerySubquery(collection: QueryKeyPath(collection), variable: variable,
+                                            predicate: predicate(rewritten))), nil)
+        default:
+            preconditionFailure("A comparison needs a key path or a value on each side")
+        }
+    }
+
+    private mutating func operand(_ constant: QueryConstant) -> QueryOperand {
+        switch constant {
+        case .value(let value):
+            return .value(value)
+        case .object(let object):
+            arguments.append(object)
+            return .argument(arguments.count - 1)
+        case .list(let items):
+            return .list(items.map { operand($0) })
+        }
+    }
+
+    /// The subquery's predicate with its collection prefix replaced by the variable
+    /// (`dogs.age > 3` → `$col1.age > 3`); `collection` receives the prefix.
+    private static func rewrite(_ node: QueryNode, variable: String, collection: inout [QueryKeyPath.Component]?)
+        -> QueryNode
+    {
+        switch node {
+        case .keyPath(let path, let index, _):
+            guard let index else { return node }
+            let prefix = Array(path[...index])
+            if let existing = collection, existing != prefix {
+                preconditionFailure("Subqueries can only reference one collection; split the query up")
+            }
+            collection = prefix
+            return .keyPath([.property(variable)] + path[(index + 1)...], collectionIndex: nil, requiresAny: false)
+        case .constant, .subqueryCount:
+            return node
+        case .not(let inner):
+            return .not(rewrite(inner, variable: variable, collection: &collection))
+        case .and(let lhs, let rhs):
+            return .and(rewrite(lhs, variable: variable, collection: &collection),
+                        rewrite(rhs, variable: variable, collection: &collection))
+        case .or(let lhs, let rhs):
+            return .or(rewrite(lhs, variable: variable, collection: &collection),
+                       rewrite(rhs, variable: variable, collection: &collection))
+        case .comparison(let op, let lhs, let rhs, let options):
+            return .comparison(op, rewrite(lhs, variable: variable, collection: &collection),
+                               rewrite(rhs, variable: variable, collection: &collection), options: options)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import OutpostCore
+
+/// A value type with the type it is stored as: itself for Realm's scalars, the raw value for a
+/// `PersistableEnum`, `Wrapped.PersistedType?` for optionals (Realm's name). The type-safe query
+/// builder and the key-path APIs use it to decide which operators a property supports.
+public protocol _HasPersistedType: _StorableValue {
+    /// The type the value is stored as.
+    associatedtype PersistedType
+}
+
+/// Tag protocol for the types `<`, `<=`, `>`, `>=`, `.min`, `.max`, `.avg` and `.sum` apply to.
+public protocol _QueryNumeric {}
+
+/// Tag protocol for the types `like(_:caseInsensitive:)` applies to.
+public protocol _QueryString: _QueryBinary {}
+
+/// Tag protocol for the types the substring operators (`contains`, `starts(with:)`, …) apply to.
+public protocol _QueryBinary {}
+
+/// Tag protocol for the types `Results.sorted(by:ascending:)` accepts as a sort key.
+public protocol _SortableType {}
+
+/// Tag protocol for the types `min(of:)` and `max(of:)` apply to (Realm's name).
+public protocol MinMaxType {}
+
+/// Tag protocol for the types `sum(of:)` and `average(of:)` apply to (Realm's name).
+public protocol AddableType {}
+
+/// A collection property the query builder can look into: `List`, `MutableSet`, `LinkingObjects`.
+public protocol _QueryCollection {
+    associatedtype Element
+}
+
+/// A keyed collection property the query builder can look into: `Map`.
+public protocol _QueryKeyedCollection {
+    associatedtype Key
+    associatedtype Value
+}
+
+/// An optional the query builder can look through (`$0.favorite.name` on a `Dog?` link).
+public protocol _QueryOptional {
+    associatedtype Wrapped
+}
+
+extension Optional: _QueryOptional {}
+extension List: _QueryCollection {}
+extension MutableSet: _QueryCollection {}
+extension LinkingObjects: _QueryCollection {}
+extension Map: _QueryKeyedCollection {}
+
+// MARK: Conformances
+
+extension Bool: _HasPersistedType, _SortableType {
+    public typealias PersistedType = Bool
+}
+extension Int: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+    public typealias PersistedType = Int
+}
+extension Int8: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+    public typealias PersistedType = Int8
+}
+extension Int16: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+    public typealias PersistedType = Int16
+}
+extension Int32: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+    public typealias PersistedType = Int32
+}
+extension Int64: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+    public typealias PersistedType = Int64
+}
+extension Float: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+    public typealias PersistedType = Float
+}
+extension Double: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+    public typealias PersistedType = Double
+}
+extension Decimal128: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+    public typealias PersistedType = Decimal128
+}
+extension Date: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType {
+    public typealias PersistedType = Date
+}
+extension String: _HasPersistedType, _QueryString, _SortableType {
+    public typealias PersistedType = String
+}
+extension Data: _HasPersistedType, _QueryBinary {
+    public typealias PersistedType = Data
+}
+extension ObjectId: _HasPersistedType, _SortableType {
+    public typealias PersistedType = ObjectId
+}
+extension UUID: _HasPersistedType, _SortableType {
+    public typealias PersistedType = UUID
+}
+extension AnyRealmValue: _HasPersistedType, _QueryNumeric, _SortableType {
+    public typealias PersistedType = AnyRealmValue
+}
+
+extension PersistableEnum {
+    public typealias PersistedType = RawValue
+}
+
+extension Optional: _HasPersistedType where Wrapped: _HasPersistedType & _PersistableInsideOptional {
+    public typealias PersistedType = Wrapped.PersistedType?
+}
+extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
+extension Optional: _QueryString where Wrapped: _QueryString {}
+extension Optional: _QueryBinary where Wrapped: _QueryBinary {}
+extension Optional: _SortableType where Wrapped: _SortableType {}
+extension Optional: MinMaxType where Wrapped: MinMaxType {}
+extension Optional: AddableType where Wrapped: AddableType {}

@@ -1,0 +1,37 @@
+import Foundation
+import OutpostCore
+
+extension Results where Element: ObjectBase {
+    /// The objects matching a type-safe query:
+    ///
+    /// ```swift
+    /// let easy = realm.objects(Item.self).where { $0.complexity <= 4 }
+    /// let rexOwners = realm.objects(Owner.self).where { $0.dogs.name == "Rex" && $0.age > 20 }
+    /// ```
+    ///
+    /// Traps if the local query engine cannot run the query (comparing two properties, for now).
+    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        let (predicate, arguments) = isIncluded(Query<Element>()).build()
+        var q = query
+        q.filters.append((predicate, arguments))
+        if !table.isMissing {
+            do {
+                _ = try q.sql(table: table, realm: realm)
+            } catch {
+                preconditionFailure("Cannot run the query '\(predicate)': \(error)")
+            }
+        }
+        return Results(realm: realm, table: table, query: q)
+    }
+}
+
+extension LinkingObjects {
+    /// The linking objects matching a type-safe query (see `Results.where(_:)`).
+    /// The object owning this property must be managed by a Realm.
+    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        guard let results else {
+            preconditionFailure("Only linking objects of an object managed by a Realm can be queried")
+        }
+        return results.where(isIncluded)
+    }
+}
