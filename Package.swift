@@ -19,6 +19,8 @@ let package = Package(
         // Test support shipped as product code: temporary databases, fixtures.
         .target(name: "OutpostTesting", dependencies: ["Outpost"]),
         .executableTarget(name: "outpost-demo", dependencies: ["Outpost"]),
+        // Benchmarks: each case runs beside its raw-SQLite baseline in the same process.
+        .executableTarget(name: "outpost-bench", dependencies: ["Outpost", "CSQLite"], path: "Benchmarks/outpost-bench"),
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore"]),
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting"]),
     ]

@@ -22,20 +22,18 @@ struct ChangeSet {
     }
 
     mutating func delete(_ className: String, _ rowid: Int64) {
-        var t = tables[className, default: TableChanges()]
-        if t.insertions.remove(rowid) == nil {
-            t.deletions.insert(rowid)
+        // Mutate in place (no copy of the sets): this runs once per deleted object.
+        if tables[className] == nil { tables[className] = TableChanges() }
+        if tables[className]!.insertions.remove(rowid) == nil {
+            tables[className]!.deletions.insert(rowid)
         }
-        t.modifications[rowid] = nil
-        tables[className] = t
+        tables[className]!.modifications[rowid] = nil
     }
 
     mutating func modify(_ className: String, _ rowid: Int64, _ property: String) {
-        var t = tables[className, default: TableChanges()]
-        if !t.insertions.contains(rowid) {
-            t.modifications[rowid, default: []].insert(property)
-        }
-        tables[className] = t
+        if tables[className] == nil { tables[className] = TableChanges() }
+        if tables[className]!.insertions.contains(rowid) { return }
+        tables[className]!.modifications[rowid, default: []].insert(property)
     }
 
     /// Adds a later change set on top of this one.

@@ -111,16 +111,11 @@ extension RealmInstance {
         -> ManagedRow?
     {
         let schema = table.schema
-        if let pkIndex = table.primaryKeyProperty, case .value(let pkValue) = contents[pkIndex] {
+        // With `.error`, the unique index on the primary key detects duplicates at INSERT.
+        if update != .error, let pkIndex = table.primaryKeyProperty, case .value(let pkValue) = contents[pkIndex] {
             let pkProperty = schema.properties[pkIndex]
             guard let pkColumnValue = encodeColumn(pkValue, property: pkProperty, owner: schema.className) else { return nil }
             if let existing = existingRow(table, primaryKey: pkColumnValue, property: pkProperty) {
-                if update == .error {
-                    fail(Realm.Error(.invalidInput,
-                        "Attempting to create an object of type '\(schema.className)' with an existing primary key value "
-                            + "\(Self.describePrimaryKey(pkValue))."))
-                    return nil
-                }
                 let row = self.row(table, existing)
                 row.ensureLoaded()
                 object?._row = row
@@ -159,6 +154,14 @@ extension RealmInstance {
             defer { stmt.reset() }
             _ = try stmt.step()
             rowid = connection.lastInsertRowid
+        } catch let error as SQLiteError where error.code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ {
+            let pk = table.primaryKeyProperty.flatMap { i -> _StoredValue? in
+                if case .value(let v) = contents[i] { return v } else { return nil }
+            } ?? .null
+            fail(Realm.Error(.invalidInput,
+                "Attempting to create an object of type '\(schema.className)' with an existing primary key value "
+                    + "\(Self.describePrimaryKey(pk))."))
+            return nil
         } catch {
             fail(Realm.Error(.fail, "Could not insert a '\(schema.className)' object: \(error)"))
             return nil
@@ -177,7 +180,7 @@ extension RealmInstance {
 
     func existingRow(_ table: TableInfo, primaryKey: SQLiteValue, property: Property) -> Int64? {
         guard !table.isMissing else { return nil }
-        let sql = "SELECT rowid FROM \(table.sqlName) WHERE \(SQL.quote(property.name)) IS ?"
+        let sql = "SELECT rowid FROM \(table.sqlName) WHERE \(SQL.quote(property.name)) \(primaryKey.isNull ? "IS NULL" : "= ?")"
         guard let stmt = try? connection.cached(sql) else { return nil }
         stmt.reset()
         stmt.bind(primaryKey, at: 1)

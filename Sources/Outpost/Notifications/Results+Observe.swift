@@ -125,6 +125,7 @@ extension Object {
         let className = row.table.className
         let rowid = row.rowid
         let table = row.table
+        row.ensureLoaded()
         var snapshot = row.values
         let watched = keyPaths.map(Set.init)
         weak var weakSelf = self
@@ -145,7 +146,8 @@ extension Object {
                 func value(_ v: SQLiteValue) -> Any? {
                     property.collection == .none ? AnyRealmValue._load(realm.decodeColumn(v, property: property)) : nil
                 }
-                list.append(PropertyChange(name: name, oldValue: value(snapshot[column]), newValue: value(current[column])))
+                list.append(PropertyChange(name: name, oldValue: column < snapshot.count ? value(snapshot[column]) : nil,
+                                           newValue: value(current[column])))
             }
             snapshot = current
             block(.change(object, list))

@@ -1,27 +1,50 @@
+@_spi(Reflection) import Swift
 import Foundation
 import OutpostCore
 import Synchronization
 
-/// Reads `@Persisted` wrappers of an object through `Mirror` (slow: schema discovery and `add` only).
+/// Reads the `@Persisted` wrappers of an object. The layout of each class (names, offsets and types
+/// of its wrappers) is found once with the runtime's field reflection; reading an instance then
+/// costs one typed load per property instead of a `Mirror` walk.
 enum PropertyReflection {
+    /// One `@Persisted` stored property of a class.
+    struct Field: @unchecked Sendable {  // metatypes are immutable
+        let name: String
+        let offset: Int
+        let type: any PersistedReflectable.Type
+    }
+
+    private static let layouts = Mutex<[ObjectIdentifier: [Field]]>([:])
+
+    /// The `@Persisted` fields of a class, superclass fields first.
+    static func fields(of type: ObjectBase.Type) -> [Field] {
+        let key = ObjectIdentifier(type)
+        if let cached = layouts.withLock({ $0[key] }) { return cached }
+        var fields: [Field] = []
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0) /* .classType */) { name, offset, fieldType, _ in
+            let label = String(cString: name)
+            if label.hasPrefix("_"), let persisted = fieldType as? any PersistedReflectable.Type {
+                fields.append(Field(name: String(label.dropFirst()), offset: offset, type: persisted))
+            }
+            return true
+        }
+        layouts.withLock { $0[key] = fields }
+        return fields
+    }
+
     /// Every `@Persisted` wrapper of `object`, superclass properties first, with the property names.
     static func persistedChildren(of object: ObjectBase) -> [(name: String, wrapper: any PersistedReflectable)] {
-        var mirrors: [Mirror] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let m = mirror {
-            mirrors.append(m)
-            mirror = m.superclassMirror
-        }
-        var out: [(String, any PersistedReflectable)] = []
-        for m in mirrors.reversed() {
-            for child in m.children {
-                guard let label = child.label, label.hasPrefix("_"),
-                    let wrapper = child.value as? any PersistedReflectable
-                else { continue }
-                out.append((String(label.dropFirst()), wrapper))
+        let fields = fields(of: type(of: object))
+        return withExtendedLifetime(object) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            return fields.map { field in
+                (field.name, load(field.type, base.advanced(by: field.offset)))
             }
         }
-        return out
+    }
+
+    private static func load<P: PersistedReflectable>(_ type: P.Type, _ pointer: UnsafeRawPointer) -> any PersistedReflectable {
+        pointer.assumingMemoryBound(to: P.self).pointee
     }
 
     static func propertyName(withProbeTag tag: Int, in object: ObjectBase) -> String? {

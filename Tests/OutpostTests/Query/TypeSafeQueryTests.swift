@@ -188,17 +188,19 @@ private func ownerCases() -> [BuilderCase] { [
         }
     }
 
-    @Test func comparingTwoPropertiesBuildsButTrapsInTheLocalEngine() async {
+    @Test func comparingTwoProperties() throws {
         let root = Query<Owner>._constructForTesting()
         #expect((root.age == root.age)._queryText == "age == age")
         #expect((root.name.starts(with: root.name, options: .caseInsensitive))._queryText == "name BEGINSWITH[c] name")
-        // Local SQL cannot compare two key paths yet, so `where` traps rather than return nothing.
-        await #expect(processExitsWith: .failure) {
-            let dir = TemporaryDirectory()
-            defer { dir.remove() }
-            let realm = try Realm(configuration: dir.configuration())
-            _ = realm.objects(Owner.self).where { $0.age == $0.age }
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        try realm.write {
+            realm.create(Owner.self, value: ["id": 1, "name": "Ann", "age": 30])
+            realm.create(Owner.self, value: ["id": 2, "name": "Bob", "age": 2])
         }
+        #expect(realm.objects(Owner.self).where { $0.age == $0.age }.count == 2)
+        #expect(realm.objects(Owner.self).where { $0.age > $0.id }.map(\.name) == ["Ann"])
     }
 
     @Test func malformedQueryTextThrowsWithCheckedFilter() throws {
