@@ -242,7 +242,14 @@ public struct Realm {
         if FileManager.default.fileExists(atPath: fileURL.path) {
             throw Realm.Error(.fileExists, "File at path '\(fileURL.path)' already exists.", fileURL: fileURL)
         }
+        if instance.isInWriteTransaction {
+            throw Realm.Error(.fail, "Cannot write a copy of a Realm inside a write transaction.", fileURL: fileURL)
+        }
         do {
+            // VACUUM cannot run inside the pinned read transaction: release it for the copy.
+            let wasReading = instance.readTransactionOpen
+            instance.endRead()
+            defer { if wasReading { try? instance.beginRead() } }
             try instance.connection.execute("VACUUM INTO '\(fileURL.path.replacingOccurrences(of: "'", with: "''"))'")
         } catch {
             throw Realm.Error(.fileAccess, "Could not write a copy to '\(fileURL.path)': \(error)", fileURL: fileURL)

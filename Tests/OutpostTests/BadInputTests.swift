@@ -1,0 +1,217 @@
+import Foundation
+import Outpost
+import OutpostTesting
+import Testing
+
+/// Bad input to the database's public entry points: each gets a typed error that says what and where,
+/// and nothing of a failed transaction is stored.
+@Suite struct BadInputTests {
+    @Test func aFileThatIsNotAnOutpostDatabaseIsRefused() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try Data("this is not a database, just text that is long enough to be a header ......".utf8)
+            .write(to: dir.file("junk.realm"))
+        #expect {
+            _ = try Realm(configuration: dir.configuration("junk.realm"))
+        } throws: { error in
+            guard let error = error as? Realm.Error else { return false }
+            return error.code == .invalidDatabase && error.message.contains("junk.realm")
+        }
+    }
+
+    @Test func aCopyWrittenByWriteCopyOpensWithItsData() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration("a.realm"))
+        try realm.write { realm.create(Owner.self, value: ["id": 1, "name": "Ann"]) }
+        try realm.writeCopy(toFile: dir.file("copy.realm"))
+        let copy = try Realm(configuration: dir.configuration("copy.realm"))
+        #expect(copy.objects(Owner.self).first?.name == "Ann")
+    }
+
+    @Test func readOnlyOpenOfAMissingFileIsFileNotFound() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var configuration = dir.configuration("missing.realm")
+        configuration.readOnly = true
+        do {
+            _ = try Realm(configuration: configuration)
+            Issue.record("expected an error")
+        } catch Realm.Error.fileNotFound {
+            // matched by code, as with Realm
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func aMissingDirectoryIsFileNotFound() {
+        var configuration = Realm.Configuration()
+        configuration.fileURL = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/x.realm")
+        #expect(throws: Realm.Error.self) { _ = try Realm(configuration: configuration) }
+    }
+
+    @Test func encryptionKeyIsRefusedClearly() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var configuration = dir.configuration()
+        configuration.encryptionKey = Data(count: 64)
+        do {
+            _ = try Realm(configuration: configuration)
+            Issue.record("expected an error")
+        } catch let error as Realm.Error {
+            #expect(error.code == .invalidInput)
+            #expect(error.message.contains("encryptionKey"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func unknownPropertyInCreateFailsTheWrite() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        do {
+            try realm.write {
+                realm.create(Owner.self, value: ["id": 1, "name": "Ann"])
+                realm.create(Owner.self, value: ["id": 2, "nmae": "typo"])
+            }
+            Issue.record("expected an error")
+        } catch let error as Realm.Error {
+            #expect(error.message == "Invalid property name 'nmae' for class 'Owner'.")
+        }
+        #expect(realm.objects(Owner.self).isEmpty)
+    }
+
+    @Test func wrongValueTypeInCreateFailsTheWrite() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        do {
+            try realm.write { realm.create(Owner.self, value: ["id": 1, "name": 42]) }
+            Issue.record("expected an error")
+        } catch let error as Realm.Error {
+            #expect(error.code == .invalidInput)
+            #expect(error.message.contains("'Owner.name'"))
+            #expect(error.message.contains("42"))
+        }
+        #expect(realm.objects(Owner.self).isEmpty)
+    }
+
+    @Test func nullForARequiredPropertyFailsTheWrite() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        #expect(throws: Realm.Error.self) {
+            try realm.write { realm.create(Owner.self, value: ["id": 1, "name": NSNull()]) }
+        }
+        #expect(realm.objects(Owner.self).isEmpty)
+    }
+
+    @Test func arrayInputWithTheWrongCountFailsTheWrite() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        do {
+            try realm.write { realm.create(Dog.self, value: ["Rex"]) }
+            Issue.record("expected an error")
+        } catch let error as Realm.Error {
+            #expect(error.message.contains("number of values (1) does not match number of properties (2) of 'Dog'"))
+        }
+    }
+
+    @Test func changingAPrimaryKeyFailsTheWrite() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        let owner = Owner()
+        owner.id = 1
+        try realm.write { realm.add(owner) }
+        #expect(throws: Realm.Error.self) {
+            try realm.write {
+                owner.name = "changed"
+                owner.id = 2
+            }
+        }
+        #expect(owner.id == 1)
+        #expect(owner.name == "")
+    }
+
+    @Test func updatePolicyNeedsAPrimaryKey() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        do {
+            try realm.write { realm.add(Dog(), update: .modified) }
+            Issue.record("expected an error")
+        } catch let error as Realm.Error {
+            #expect(error.message == "'Dog' does not have a primary key and can not be updated")
+        }
+    }
+
+    @Test func throwingInsideWriteRollsBack() throws {
+        struct Stop: Error {}
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        #expect(throws: Stop.self) {
+            try realm.write {
+                realm.create(Owner.self, value: ["id": 1])
+                throw Stop()
+            }
+        }
+        #expect(realm.objects(Owner.self).isEmpty)
+        #expect(!realm.isInWriteTransaction)
+    }
+
+    @Test func writingOutsideAWriteTransactionTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration())
+            let owner = Owner()
+            try realm.write { realm.add(owner) }
+            owner.name = "outside"
+        }
+    }
+
+    @Test func accessingADeletedObjectTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration())
+            let owner = Owner()
+            try realm.write { realm.add(owner) }
+            try realm.write { realm.delete(owner) }
+            _ = owner.name
+        }
+    }
+
+    @Test func malformedQueryTextTrapsWithPositionAndToken() async {
+        await #expect(processExitsWith: .failure) {
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration())
+            _ = realm.objects(Owner.self).filter("age >> 5").count
+        }
+    }
+
+    @Test func deletedObjectsReportInvalidated() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        let dog = Dog()
+        try realm.write { realm.add(dog) }
+        #expect(!dog.isInvalidated)
+        try realm.write { realm.delete(dog) }
+        #expect(dog.isInvalidated)
+    }
+
+    @Test func writeCopyRefusesAnExistingFile() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        try Data().write(to: dir.file("exists.realm"))
+        do {
+            try realm.writeCopy(toFile: dir.file("exists.realm"))
+            Issue.record("expected an error")
+        } catch Realm.Error.fileExists {
+        }
+    }
+}
