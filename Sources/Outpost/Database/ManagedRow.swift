@@ -60,6 +60,10 @@ public final class ManagedRow {
     func read(property index: Int) -> _StoredValue {
         ensureLoaded()
         guard let column = table.columnOfProperty[index] else { return .null }
+        let type = table.propertyTypes[index]
+        if type != .object && type != .mixed {
+            return ValueCoding.scalar(values[column], type: type)  // hot path: no Property copy
+        }
         return realm.decodeColumn(values[column], property: table.schema.properties[index])
     }
 

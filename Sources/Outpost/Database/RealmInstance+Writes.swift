@@ -99,10 +99,7 @@ extension RealmInstance {
             return nil
         }
         let table = self.table(for: type(of: object))
-        let children = PropertyReflection.persistedChildren(of: object)
-        var contents: [_PropertyContent] = []
-        contents.reserveCapacity(children.count)
-        for child in children { contents.append(child.wrapper.content()) }
+        let contents = PropertyReflection.contents(of: object)
         return insertRow(table, contents: contents, update: update, object: object)
     }
 

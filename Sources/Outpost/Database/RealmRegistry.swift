@@ -21,24 +21,24 @@ final class RealmRegistry: Sendable {
     func register(_ instance: RealmInstance, scheduler: Scheduler?) {
         let entry = Entry(instance: instance, id: ObjectIdentifier(instance), path: instance.path,
                           cacheKey: instance.confinement.cacheKey, scheduler: scheduler)
-        entries.withLock { list in
-            list.removeAll { $0.instance == nil }
-            list.append(entry)
-        }
+        // Never load a weak reference under the lock: a temporary strong reference could be the last
+        // one, and the instance's deinit (which unregisters) would then re-enter the lock.
+        entries.withLock { $0.append(entry) }
     }
 
     func unregister(_ instance: RealmInstance) {
         let id = ObjectIdentifier(instance)
-        entries.withLock { $0.removeAll { $0.id == id || $0.instance == nil } }
+        entries.withLock { $0.removeAll { $0.id == id } }
     }
 
     /// The live instance for `path` confined like `confinement` (same thread or queue), if any.
     func cached(path: String, cacheKey: String?) -> RealmInstance? {
         guard let cacheKey else { return nil }
-        return entries.withLock { list in
-            list.first { $0.path == path && $0.cacheKey == cacheKey && $0.instance != nil && $0.instance!.isFrozen == false }?
-                .instance
+        let candidates = entries.withLock { list in list.filter { $0.path == path && $0.cacheKey == cacheKey } }
+        for candidate in candidates {
+            if let instance = candidate.instance, !instance.isFrozen { return instance }
         }
+        return nil
     }
 
     /// The scheduler registered for an instance.
@@ -49,7 +49,8 @@ final class RealmRegistry: Sendable {
 
     /// Number of live (non-frozen) instances open on `path`.
     func openCount(path: String) -> Int {
-        entries.withLock { list in list.filter { $0.path == path && $0.instance != nil }.count }
+        let candidates = entries.withLock { list in list.filter { $0.path == path } }
+        return candidates.filter { $0.instance != nil }.count
     }
 
     /// Schedules a refresh on every other instance of the same file that has a scheduler.

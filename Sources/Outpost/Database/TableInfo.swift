@@ -16,6 +16,8 @@ final class TableInfo {
     let columnOfProperty: [Int?]
     /// Property index of each column.
     let propertyOfColumn: [Int]
+    /// The type of each property, for the read fast path.
+    let propertyTypes: [PropertyType]
     let primaryKeyProperty: Int?
     /// Property index by name.
     let propertyIndexByName: [String: Int]
@@ -53,6 +55,7 @@ final class TableInfo {
         }
         self.columnOfProperty = columnOfProperty
         self.propertyOfColumn = propertyOfColumn
+        self.propertyTypes = schema.properties.map(\.type)
         self.propertyIndexByName = byName
         self.primaryKeyProperty = schema.properties.firstIndex(where: \.isPrimaryKey)
         let columnNames = propertyOfColumn.map { SQL.quote(schema.properties[$0].name) }

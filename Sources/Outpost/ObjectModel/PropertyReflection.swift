@@ -8,10 +8,12 @@ import Synchronization
 /// costs one typed load per property instead of a `Mirror` walk.
 enum PropertyReflection {
     /// One `@Persisted` stored property of a class.
-    struct Field: @unchecked Sendable {  // metatypes are immutable
+    struct Field: @unchecked Sendable {  // metatypes and the reader closures are immutable
         let name: String
         let offset: Int
         let type: any PersistedReflectable.Type
+        /// Reads the wrapper's content at `offset` from an object's address (specialised per type).
+        let readContent: (UnsafeRawPointer) -> _PropertyContent
     }
 
     private static let layouts = Mutex<[ObjectIdentifier: [Field]]>([:])
@@ -24,7 +26,8 @@ enum PropertyReflection {
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0) /* .classType */) { name, offset, fieldType, _ in
             let label = String(cString: name)
             if label.hasPrefix("_"), let persisted = fieldType as? any PersistedReflectable.Type {
-                fields.append(Field(name: String(label.dropFirst()), offset: offset, type: persisted))
+                fields.append(Field(name: String(label.dropFirst()), offset: offset, type: persisted,
+                                    readContent: contentReader(persisted, offset: offset)))
             }
             return true
         }
@@ -41,6 +44,21 @@ enum PropertyReflection {
                 (field.name, load(field.type, base.advanced(by: field.offset)))
             }
         }
+    }
+
+    /// The unmanaged contents of every `@Persisted` property, in schema order (the `add` fast path).
+    static func contents(of object: ObjectBase) -> [_PropertyContent] {
+        let fields = fields(of: type(of: object))
+        return withExtendedLifetime(object) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            return fields.map { $0.readContent(base) }
+        }
+    }
+
+    private static func contentReader<P: PersistedReflectable>(_ type: P.Type, offset: Int)
+        -> (UnsafeRawPointer) -> _PropertyContent
+    {
+        { base in base.advanced(by: offset).assumingMemoryBound(to: P.self).pointee.content() }
     }
 
     private static func load<P: PersistedReflectable>(_ type: P.Type, _ pointer: UnsafeRawPointer) -> any PersistedReflectable {
