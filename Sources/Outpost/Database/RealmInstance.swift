@@ -51,6 +51,10 @@ final class RealmInstance {
     deinit {
         if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
         RealmRegistry.shared.unregister(self)
+        // An in-memory Realm's data lives while one of its instances is open.
+        if configuration.inMemoryIdentifier != nil && !isFrozen && RealmRegistry.shared.openCount(path: path) == 0 {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
     }
 
     // MARK: Confinement
