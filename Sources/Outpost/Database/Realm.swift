@@ -63,8 +63,12 @@ public struct Realm {
     /// Whether the Realm holds no objects.
     public var isEmpty: Bool {
         instance.verifyAccess()
-        return instance.tablesByName.values.allSatisfy { table in
-            table.isMissing || (try? instance.connection.scalar("SELECT EXISTS (SELECT 1 FROM \(table.sqlName))")) == .integer(0)
+        return instance.synchronized {
+            instance.verifyReadable()
+            return instance.tablesByName.values.allSatisfy { table in
+                table.isMissing
+                    || (try? instance.connection.scalar("SELECT EXISTS (SELECT 1 FROM \(table.sqlName))")) == .integer(0)
+            }
         }
     }
 
@@ -77,7 +81,12 @@ public struct Realm {
     /// Whether the Realm advances to new versions automatically on its thread's run loop or queue.
     public var autorefresh: Bool {
         get { instance.autorefresh }
-        nonmutating set { instance.autorefresh = newValue }
+        nonmutating set {
+            if instance.isFrozen && newValue {
+                fatalError("Auto-refresh cannot be enabled for frozen Realms.")
+            }
+            instance.autorefresh = newValue
+        }
     }
 
     // MARK: Transactions
@@ -131,6 +140,14 @@ public struct Realm {
     /// Releases the pinned version; objects read before must be re-fetched.
     public func invalidate() {
         instance.verifyAccess()
+        if instance.isFrozen {
+            // A frozen Realm releases its version for good; reading it afterwards traps.
+            instance.synchronized {
+                instance.isInvalidated = true
+                instance.endRead()
+            }
+            return
+        }
         if instance.isInWriteTransaction { cancelWrite() }
         instance.endRead()
         instance.invalidateRowCaches()
@@ -212,6 +229,7 @@ public struct Realm {
     /// All objects of a class.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         instance.verifyAccess()
+        instance.verifyReadable()
         return Results(realm: instance, table: instance.table(for: type))
     }
 
@@ -236,15 +254,24 @@ public struct Realm {
 
     // MARK: Files
 
-    /// Writes a compacted copy of the Realm to `fileURL` (which must not exist).
+    /// Writes a compacted copy of the Realm to `fileURL` (which must not exist): the version this
+    /// Realm reads, including the changes of a write transaction in progress (as Realm does).
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         instance.verifyAccess()
+        if encryptionKey != nil {
+            throw Realm.Error(.invalidInput, "Outpost does not support encryptionKey yet; write the copy without one.")
+        }
         if FileManager.default.fileExists(atPath: fileURL.path) {
             throw Realm.Error(.fileExists, "File at path '\(fileURL.path)' already exists.", fileURL: fileURL)
         }
         do {
-            try instance.connection.execute("VACUUM INTO '\(fileURL.path.replacingOccurrences(of: "'", with: "''"))'")
+            // SQLite cannot VACUUM INTO inside the read transaction this Realm keeps open: copy its
+            // view with the backup API, then compact the copy in place.
+            let copy = try SQLiteConnection(path: fileURL.path)
+            try instance.synchronized { try instance.connection.backup(into: copy) }
+            try copy.execute("VACUUM")
         } catch {
+            try? FileManager.default.removeItem(at: fileURL)
             throw Realm.Error(.fileAccess, "Could not write a copy to '\(fileURL.path)': \(error)", fileURL: fileURL)
         }
     }

@@ -37,6 +37,14 @@ final class RealmInstance {
 
     let notifier = Notifier()
     var readTransactionOpen = false
+    /// Bumped each time the instance starts a read or write transaction (sees a new version).
+    var readGeneration = 0
+    /// The frozen copy made at `frozenGeneration`, reused while the instance stays at that version.
+    weak var frozenCopyCache: RealmInstance?
+    var frozenGeneration = -1
+    /// Frozen instances only: serializes every access to the connection and the row caches, since
+    /// frozen objects may be used from any thread. Nil (no locking) for live instances.
+    let frozenLock: NSRecursiveLock?
 
     init(configuration: Realm.Configuration, path: String, connection: SQLiteConnection, confinement: Confinement,
          isFrozen: Bool) {
@@ -46,6 +54,7 @@ final class RealmInstance {
         self.confinement = confinement
         self.isFrozen = isFrozen
         self.isReadOnly = configuration.readOnly || isFrozen
+        self.frozenLock = isFrozen ? NSRecursiveLock() : nil
     }
 
     deinit {
@@ -68,6 +77,7 @@ final class RealmInstance {
         try connection.execute("BEGIN DEFERRED")
         _ = try connection.scalar("SELECT count(*) FROM __outpost_meta")
         readTransactionOpen = true
+        readGeneration &+= 1
     }
 
     func endRead() {
@@ -129,6 +139,7 @@ final class RealmInstance {
             throw Realm.Error(.fail, "Unable to begin a write transaction: \(error)")
         }
         readTransactionOpen = false
+        readGeneration &+= 1
         isInWriteTransaction = true
         changes = ChangeSet()
         pendingError = nil
