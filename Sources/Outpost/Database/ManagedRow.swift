@@ -11,6 +11,8 @@ public final class ManagedRow {
     var values: [SQLiteValue]
     var loadedVersion: Int
     var isDeleted = false
+    /// The instance's `invalidationEpoch` when the row was made: `Realm.invalidate()` detaches older rows.
+    let epoch: Int
     /// Decoded collections by column, valid while `loadedVersion` is current.
     var decodedCollections: [Int: [_StoredValue]] = [:]
     var decodedMaps: [Int: [(String, _StoredValue)]] = [:]
@@ -21,11 +23,12 @@ public final class ManagedRow {
         self.rowid = rowid
         self.values = values ?? []
         self.loadedVersion = values == nil ? -1 : realm.snapshotVersion
+        self.epoch = realm.invalidationEpoch
     }
 
     var isInvalidated: Bool {
         realm.synchronized {
-            if realm.isInvalidated { return true }
+            if realm.isInvalidated || epoch != realm.invalidationEpoch { return true }
             if isDeleted { return true }
             if loadedVersion != realm.snapshotVersion { reload() }
             return isDeleted
@@ -42,7 +45,7 @@ public final class ManagedRow {
         realm.verifyAccess()
         realm.verifyReadable()
         if loadedVersion != realm.snapshotVersion { reload() }
-        if isDeleted {
+        if isDeleted || epoch != realm.invalidationEpoch {
             fatalError("Object has been deleted or invalidated.")
         }
     }

@@ -137,7 +137,9 @@ public struct Realm {
         return !changes.isEmpty
     }
 
-    /// Releases the pinned version; objects read before must be re-fetched.
+    /// Releases the pinned version: objects and collections read before are invalidated (using them
+    /// traps; `isInvalidated` is true), `Results` re-evaluate at the latest version on next access.
+    /// Cancels a write transaction in progress. On a frozen Realm, nothing can be read afterwards.
     public func invalidate() {
         instance.verifyAccess()
         if instance.isFrozen {
@@ -151,6 +153,10 @@ public struct Realm {
         if instance.isInWriteTransaction { cancelWrite() }
         instance.endRead()
         instance.invalidateRowCaches()
+        // Objects, lists, sets and maps read before are detached (Realm's semantics); results
+        // re-evaluate at the new version.
+        instance.invalidationEpoch &+= 1
+        for table in instance.tablesByName.values { table.rows = RowIdentityMap() }
         try? instance.beginRead()
     }
 
@@ -255,7 +261,8 @@ public struct Realm {
     // MARK: Files
 
     /// Writes a compacted copy of the Realm to `fileURL` (which must not exist): the version this
-    /// Realm reads, including the changes of a write transaction in progress (as Realm does).
+    /// Realm reads. Inside a write transaction, the copy is the version the transaction started from
+    /// (Realm would include the uncommitted changes; SQLite cannot copy them from the writing connection).
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         instance.verifyAccess()
         if encryptionKey != nil {
@@ -265,11 +272,17 @@ public struct Realm {
             throw Realm.Error(.fileExists, "File at path '\(fileURL.path)' already exists.", fileURL: fileURL)
         }
         do {
-            // SQLite cannot VACUUM INTO inside the read transaction this Realm keeps open: copy its
-            // view with the backup API, then compact the copy in place.
-            let copy = try SQLiteConnection(path: fileURL.path)
-            try instance.synchronized { try instance.connection.backup(into: copy) }
-            try copy.execute("VACUUM")
+            let target = "'" + fileURL.path.replacingOccurrences(of: "'", with: "''") + "'"
+            if instance.isInWriteTransaction {
+                // The write lock is ours, so a new connection sees the last committed version.
+                try SQLiteConnection(path: instance.path, readOnly: true).execute("VACUUM INTO \(target)")
+            } else {
+                // SQLite cannot VACUUM INTO inside the read transaction this Realm keeps open: copy its
+                // version with the backup API, then compact the copy in place.
+                let copy = try SQLiteConnection(path: fileURL.path)
+                try instance.synchronized { try instance.connection.backup(into: copy) }
+                try copy.execute("VACUUM")
+            }
         } catch {
             try? FileManager.default.removeItem(at: fileURL)
             throw Realm.Error(.fileAccess, "Could not write a copy to '\(fileURL.path)': \(error)", fileURL: fileURL)

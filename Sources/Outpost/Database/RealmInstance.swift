@@ -37,6 +37,8 @@ final class RealmInstance {
 
     let notifier = Notifier()
     var readTransactionOpen = false
+    /// Bumped by `Realm.invalidate()`: rows (and so objects and collections) read before are detached.
+    var invalidationEpoch = 0
     /// Bumped each time the instance starts a read or write transaction (sees a new version).
     var readGeneration = 0
     /// The frozen copy made at `frozenGeneration`, reused while the instance stays at that version.
