@@ -11,6 +11,8 @@ public final class ManagedRow {
     var values: [SQLiteValue]
     var loadedVersion: Int
     var isDeleted = false
+    /// The instance's `invalidationEpoch` when the row was made: `Realm.invalidate()` detaches older rows.
+    let epoch: Int
     /// Decoded collections by column, valid while `loadedVersion` is current.
     var decodedCollections: [Int: [_StoredValue]] = [:]
     var decodedMaps: [Int: [(String, _StoredValue)]] = [:]
@@ -21,25 +23,29 @@ public final class ManagedRow {
         self.rowid = rowid
         self.values = values ?? []
         self.loadedVersion = values == nil ? -1 : realm.snapshotVersion
+        self.epoch = realm.invalidationEpoch
     }
 
     var isInvalidated: Bool {
-        if realm.isInvalidated { return true }
-        if isDeleted { return true }
-        if loadedVersion != realm.snapshotVersion { reload() }
-        return isDeleted
+        realm.synchronized {
+            if realm.isInvalidated || epoch != realm.invalidationEpoch { return true }
+            if isDeleted { return true }
+            if loadedVersion != realm.snapshotVersion { reload() }
+            return isDeleted
+        }
     }
 
     public func _propertyIndex(_ keyPath: AnyKeyPath, name: () -> String) -> Int {
-        table.propertyIndex(for: keyPath, name: name)
+        realm.synchronized { table.propertyIndex(for: keyPath, name: name) }
     }
 
     /// Makes sure the cached values belong to the current version; traps if the row is gone.
     @inline(__always)
     func ensureLoaded() {
         realm.verifyAccess()
+        realm.verifyReadable()
         if loadedVersion != realm.snapshotVersion { reload() }
-        if isDeleted {
+        if isDeleted || epoch != realm.invalidationEpoch {
             fatalError("Object has been deleted or invalidated.")
         }
     }
@@ -58,33 +64,39 @@ public final class ManagedRow {
 
     /// The stored value of a single-valued property.
     func read(property index: Int) -> _StoredValue {
-        ensureLoaded()
-        guard let column = table.columnOfProperty[index] else { return .null }
-        let type = table.propertyTypes[index]
-        if type != .object && type != .mixed {
-            return ValueCoding.scalar(values[column], type: type)  // hot path: no Property copy
+        realm.synchronized {
+            ensureLoaded()
+            guard let column = table.columnOfProperty[index] else { return .null }
+            let type = table.propertyTypes[index]
+            if type != .object && type != .mixed {
+                return ValueCoding.scalar(values[column], type: type)  // hot path: no Property copy
+            }
+            return realm.decodeColumn(values[column], property: table.schema.properties[index])
         }
-        return realm.decodeColumn(values[column], property: table.schema.properties[index])
     }
 
     /// The elements of a list or set property.
     func readCollection(property index: Int) -> [_StoredValue] {
-        ensureLoaded()
-        guard let column = table.columnOfProperty[index] else { return [] }
-        if let cached = decodedCollections[column] { return cached }
-        let decoded = realm.decodeCollection(values[column], property: table.schema.properties[index])
-        decodedCollections[column] = decoded
-        return decoded
+        realm.synchronized {
+            ensureLoaded()
+            guard let column = table.columnOfProperty[index] else { return [] }
+            if let cached = decodedCollections[column] { return cached }
+            let decoded = realm.decodeCollection(values[column], property: table.schema.properties[index])
+            decodedCollections[column] = decoded
+            return decoded
+        }
     }
 
     /// The entries of a map property, sorted by key.
     func readMap(property index: Int) -> [(String, _StoredValue)] {
-        ensureLoaded()
-        guard let column = table.columnOfProperty[index] else { return [] }
-        if let cached = decodedMaps[column] { return cached }
-        let decoded = realm.decodeMap(values[column], property: table.schema.properties[index])
-        decodedMaps[column] = decoded
-        return decoded
+        realm.synchronized {
+            ensureLoaded()
+            guard let column = table.columnOfProperty[index] else { return [] }
+            if let cached = decodedMaps[column] { return cached }
+            let decoded = realm.decodeMap(values[column], property: table.schema.properties[index])
+            decodedMaps[column] = decoded
+            return decoded
+        }
     }
 
     /// The content of a property for descriptions and copies.

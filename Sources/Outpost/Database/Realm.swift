@@ -63,8 +63,12 @@ public struct Realm {
     /// Whether the Realm holds no objects.
     public var isEmpty: Bool {
         instance.verifyAccess()
-        return instance.tablesByName.values.allSatisfy { table in
-            table.isMissing || (try? instance.connection.scalar("SELECT EXISTS (SELECT 1 FROM \(table.sqlName))")) == .integer(0)
+        return instance.synchronized {
+            instance.verifyReadable()
+            return instance.tablesByName.values.allSatisfy { table in
+                table.isMissing
+                    || (try? instance.connection.scalar("SELECT EXISTS (SELECT 1 FROM \(table.sqlName))")) == .integer(0)
+            }
         }
     }
 
@@ -77,7 +81,12 @@ public struct Realm {
     /// Whether the Realm advances to new versions automatically on its thread's run loop or queue.
     public var autorefresh: Bool {
         get { instance.autorefresh }
-        nonmutating set { instance.autorefresh = newValue }
+        nonmutating set {
+            if instance.isFrozen && newValue {
+                fatalError("Auto-refresh cannot be enabled for frozen Realms.")
+            }
+            instance.autorefresh = newValue
+        }
     }
 
     // MARK: Transactions
@@ -128,12 +137,26 @@ public struct Realm {
         return !changes.isEmpty
     }
 
-    /// Releases the pinned version; objects read before must be re-fetched.
+    /// Releases the pinned version: objects and collections read before are invalidated (using them
+    /// traps; `isInvalidated` is true), `Results` re-evaluate at the latest version on next access.
+    /// Cancels a write transaction in progress. On a frozen Realm, nothing can be read afterwards.
     public func invalidate() {
         instance.verifyAccess()
+        if instance.isFrozen {
+            // A frozen Realm releases its version for good; reading it afterwards traps.
+            instance.synchronized {
+                instance.isInvalidated = true
+                instance.endRead()
+            }
+            return
+        }
         if instance.isInWriteTransaction { cancelWrite() }
         instance.endRead()
         instance.invalidateRowCaches()
+        // Objects, lists, sets and maps read before are detached (Realm's semantics); results
+        // re-evaluate at the new version.
+        instance.invalidationEpoch &+= 1
+        for table in instance.tablesByName.values { table.rows = RowIdentityMap() }
         try? instance.beginRead()
     }
 
@@ -212,6 +235,7 @@ public struct Realm {
     /// All objects of a class.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         instance.verifyAccess()
+        instance.verifyReadable()
         return Results(realm: instance, table: instance.table(for: type))
     }
 
@@ -236,22 +260,31 @@ public struct Realm {
 
     // MARK: Files
 
-    /// Writes a compacted copy of the Realm to `fileURL` (which must not exist).
+    /// Writes a compacted copy of the Realm to `fileURL` (which must not exist): the version this
+    /// Realm reads. Inside a write transaction, the copy is the version the transaction started from
+    /// (Realm would include the uncommitted changes; SQLite cannot copy them from the writing connection).
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         instance.verifyAccess()
+        if encryptionKey != nil {
+            throw Realm.Error(.invalidInput, "Outpost does not support encryptionKey yet; write the copy without one.")
+        }
         if FileManager.default.fileExists(atPath: fileURL.path) {
             throw Realm.Error(.fileExists, "File at path '\(fileURL.path)' already exists.", fileURL: fileURL)
         }
-        if instance.isInWriteTransaction {
-            throw Realm.Error(.fail, "Cannot write a copy of a Realm inside a write transaction.", fileURL: fileURL)
-        }
         do {
-            // VACUUM cannot run inside the pinned read transaction: release it for the copy.
-            let wasReading = instance.readTransactionOpen
-            instance.endRead()
-            defer { if wasReading { try? instance.beginRead() } }
-            try instance.connection.execute("VACUUM INTO '\(fileURL.path.replacingOccurrences(of: "'", with: "''"))'")
+            let target = "'" + fileURL.path.replacingOccurrences(of: "'", with: "''") + "'"
+            if instance.isInWriteTransaction {
+                // The write lock is ours, so a new connection sees the last committed version.
+                try SQLiteConnection(path: instance.path, readOnly: true).execute("VACUUM INTO \(target)")
+            } else {
+                // SQLite cannot VACUUM INTO inside the read transaction this Realm keeps open: copy its
+                // version with the backup API, then compact the copy in place.
+                let copy = try SQLiteConnection(path: fileURL.path)
+                try instance.synchronized { try instance.connection.backup(into: copy) }
+                try copy.execute("VACUUM")
+            }
         } catch {
+            try? FileManager.default.removeItem(at: fileURL)
             throw Realm.Error(.fileAccess, "Could not write a copy to '\(fileURL.path)': \(error)", fileURL: fileURL)
         }
     }

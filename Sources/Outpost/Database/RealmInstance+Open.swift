@@ -160,6 +160,10 @@ extension RealmInstance {
 
     /// The table for a class, creating it (an additive change) when the Realm has not seen it yet.
     func table(for type: ObjectBase.Type) -> TableInfo {
+        synchronized { unsynchronizedTable(for: type) }
+    }
+
+    private func unsynchronizedTable(for type: ObjectBase.Type) -> TableInfo {
         if let table = tablesByType[ObjectIdentifier(type)] { return table }
         do {
             try ensureTables(for: [type])
@@ -170,9 +174,11 @@ extension RealmInstance {
     }
 
     func table(named className: String) -> TableInfo? {
-        if let table = tablesByName[className] { return table }
-        if let type = ObjectSchemaRegistry.shared.type(named: className) { return table(for: type) }
-        return nil
+        synchronized {
+            if let table = tablesByName[className] { return table }
+            if let type = ObjectSchemaRegistry.shared.type(named: className) { return table(for: type) }
+            return nil
+        }
     }
 
     private func readStoredSchema() throws {

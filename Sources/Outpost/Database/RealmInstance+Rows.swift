@@ -23,6 +23,10 @@ extension RealmInstance {
 
     /// The shared row storage for `rowid`, with `values` when they were just read.
     func row(_ table: TableInfo, _ rowid: Int64, values: [SQLiteValue]? = nil) -> ManagedRow {
+        synchronized { unsynchronizedRow(table, rowid, values: values) }
+    }
+
+    private func unsynchronizedRow(_ table: TableInfo, _ rowid: Int64, values: [SQLiteValue]?) -> ManagedRow {
         if let existing = table.rows[rowid] {
             if let values, existing.loadedVersion != snapshotVersion {
                 existing.values = values

@@ -4,6 +4,9 @@ import OutpostCore
 extension RealmInstance {
     /// Writes one property of a managed row (single value or whole collection).
     func setProperty(_ row: ManagedRow, _ propertyIndex: Int, _ content: _PropertyContent) {
+        if isFrozen {
+            fatalError("Attempting to modify a frozen object - call thaw on the Object instance first.")
+        }
         requireWrite()
         row.ensureLoaded()
         let table = row.table
@@ -176,6 +179,10 @@ extension RealmInstance {
     }
 
     func existingRow(_ table: TableInfo, primaryKey: SQLiteValue, property: Property) -> Int64? {
+        synchronized { unsynchronizedExistingRow(table, primaryKey: primaryKey, property: property) }
+    }
+
+    private func unsynchronizedExistingRow(_ table: TableInfo, primaryKey: SQLiteValue, property: Property) -> Int64? {
         guard !table.isMissing else { return nil }
         let sql = "SELECT rowid FROM \(table.sqlName) WHERE \(SQL.quote(property.name)) \(primaryKey.isNull ? "IS NULL" : "= ?")"
         guard let stmt = try? connection.cached(sql) else { return nil }

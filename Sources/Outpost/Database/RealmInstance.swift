@@ -37,6 +37,16 @@ final class RealmInstance {
 
     let notifier = Notifier()
     var readTransactionOpen = false
+    /// Bumped by `Realm.invalidate()`: rows (and so objects and collections) read before are detached.
+    var invalidationEpoch = 0
+    /// Bumped each time the instance starts a read or write transaction (sees a new version).
+    var readGeneration = 0
+    /// The frozen copy made at `frozenGeneration`, reused while the instance stays at that version.
+    weak var frozenCopyCache: RealmInstance?
+    var frozenGeneration = -1
+    /// Frozen instances only: serializes every access to the connection and the row caches, since
+    /// frozen objects may be used from any thread. Nil (no locking) for live instances.
+    let frozenLock: NSRecursiveLock?
 
     init(configuration: Realm.Configuration, path: String, connection: SQLiteConnection, confinement: Confinement,
          isFrozen: Bool) {
@@ -46,6 +56,7 @@ final class RealmInstance {
         self.confinement = confinement
         self.isFrozen = isFrozen
         self.isReadOnly = configuration.readOnly || isFrozen
+        self.frozenLock = isFrozen ? NSRecursiveLock() : nil
     }
 
     deinit {
@@ -72,6 +83,7 @@ final class RealmInstance {
         try connection.execute("BEGIN DEFERRED")
         _ = try connection.scalar("SELECT count(*) FROM __outpost_meta")
         readTransactionOpen = true
+        readGeneration &+= 1
     }
 
     func endRead() {
@@ -133,6 +145,7 @@ final class RealmInstance {
             throw Realm.Error(.fail, "Unable to begin a write transaction: \(error)")
         }
         readTransactionOpen = false
+        readGeneration &+= 1
         isInWriteTransaction = true
         changes = ChangeSet()
         pendingError = nil

@@ -8,6 +8,7 @@ extension Results {
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken
     {
         realm.verifyAccess()
+        realm.verifyNotificationsSupported()
         let results = self
         var previous = rowids
         let watched = keyPaths.map { Set($0.map { $0.split(separator: ".").first.map(String.init) ?? $0 }) }
@@ -104,6 +105,7 @@ extension Realm {
         -> NotificationToken
     {
         let instance = self.instance
+        instance.verifyNotificationsSupported()
         let observer = instance.notifier.add { changes, realm in
             block(changes.isEmpty ? .refreshRequired : .didChange, Realm(instance: realm))
         }
@@ -122,6 +124,7 @@ extension Object {
             fatalError("Only objects which are managed by a Realm support change notifications")
         }
         let instance = row.realm
+        instance.verifyNotificationsSupported()
         let className = row.table.className
         let rowid = row.rowid
         let table = row.table
@@ -155,5 +158,14 @@ extension Object {
         let token = NotificationToken { [weak instance] in instance?.notifier.remove(observer) }
         instance.notifier.tokenObservers[ObjectIdentifier(token)] = observer.id
         return token
+    }
+}
+
+extension RealmInstance {
+    /// Traps for Realms that never change (Realm's wording).
+    func verifyNotificationsSupported() {
+        if isFrozen {
+            fatalError("Frozen Realms do not change and do not have change notifications.")
+        }
     }
 }

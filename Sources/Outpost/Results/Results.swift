@@ -20,14 +20,21 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     /// The rowids in order (re-evaluated when the Realm has changed).
     var rowids: [Int64] {
         realm.verifyAccess()
-        if cache.version == realm.snapshotVersion && cache.writeCounter == realm.writeCounter { return cache.rowids }
-        cache.rowids = (try? evaluate()) ?? []
-        cache.version = realm.snapshotVersion
-        cache.writeCounter = realm.writeCounter
-        return cache.rowids
+        return realm.synchronized {
+            realm.verifyReadable()
+            if cache.version == realm.snapshotVersion && cache.writeCounter == realm.writeCounter { return cache.rowids }
+            cache.rowids = (try? evaluate()) ?? []
+            cache.version = realm.snapshotVersion
+            cache.writeCounter = realm.writeCounter
+            return cache.rowids
+        }
     }
 
     func evaluate() throws -> [Int64] {
+        try realm.synchronized { try unsynchronizedEvaluate() }
+    }
+
+    private func unsynchronizedEvaluate() throws -> [Int64] {
         if table.isMissing { return [] }
         let (sql, parameters) = try query.sql(table: table, realm: realm)
         let stmt = try realm.connection.cached(sql)
@@ -149,6 +156,10 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     private func aggregate(_ fn: String, _ property: String) -> SQLiteValue {
         realm.verifyAccess()
+        return realm.synchronized { unsynchronizedAggregate(fn, property) }
+    }
+
+    private func unsynchronizedAggregate(_ fn: String, _ property: String) -> SQLiteValue {
         guard let (_, p) = table.property(named: property), p.collection == .none else {
             fatalError("Invalid property name '\(property)' for aggregate on '\(table.className)'")
         }
@@ -205,11 +216,6 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         return T._load(.double(d))
     }
 
-    // MARK: Freezing
-
-    /// Whether the results belong to a frozen Realm.
-    public var isFrozen: Bool { realm.isFrozen }
-
     public var description: String {
         "Results<\(table.className)> <\(count) objects>"
     }
@@ -218,6 +224,10 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 extension RealmInstance {
     /// Objects for a page of rowids, loading their rows with one statement.
     func objects(_ table: TableInfo, rowids: ArraySlice<Int64>) -> [ObjectBase] {
+        synchronized { unsynchronizedObjects(table, rowids: rowids) }
+    }
+
+    private func unsynchronizedObjects(_ table: TableInfo, rowids: ArraySlice<Int64>) -> [ObjectBase] {
         guard !rowids.isEmpty else { return [] }
         let columns = table.propertyOfColumn.isEmpty ? "NULL" : table.columnList(alias: "t")
         let placeholders = rowids.count == 256 ? Self.page256 : Array(repeating: "?", count: rowids.count).joined(separator: ",")

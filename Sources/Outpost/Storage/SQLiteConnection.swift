@@ -71,3 +71,19 @@ final class SQLiteConnection {
         return try stmt.step() ? stmt.value(at: 0) : .null
     }
 }
+
+extension SQLiteConnection {
+    /// Copies this connection's view of the database (its open read or write transaction, uncommitted
+    /// changes included) into `destination`, replacing its content.
+    func backup(into destination: SQLiteConnection) throws {
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw SQLiteError(code: sqlite3_errcode(destination.handle), message: destination.lastErrorMessage, sql: nil)
+        }
+        let step = sqlite3_backup_step(backup, -1)
+        let finish = sqlite3_backup_finish(backup)
+        guard step == SQLITE_DONE, finish == SQLITE_OK else {
+            let code = step == SQLITE_DONE ? finish : step
+            throw SQLiteError(code: code, message: destination.lastErrorMessage, sql: nil)
+        }
+    }
+}
