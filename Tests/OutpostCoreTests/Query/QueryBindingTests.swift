@@ -1,3 +1,4 @@
+import OutpostCoreTesting
 import Foundation
 import OutpostCore
 import Testing

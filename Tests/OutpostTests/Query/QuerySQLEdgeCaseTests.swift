@@ -1,3 +1,4 @@
+import OutpostCoreTesting
 import Foundation
 @testable import Outpost
 import OutpostTesting

@@ -5,8 +5,8 @@ import OutpostCore
 ///
 /// Reusable by any query backend (evaluator, SQL generator): `schema` describes the classes,
 /// `people` and `dogs` hold the objects (links are `.link(className:primaryKey:)` by `_id`).
-enum QueryFixtures {
-    static let schema = Schema([
+public enum QueryFixtures {
+    public static let schema = Schema([
         ObjectSchema(className: "Person", properties: [
             Property(name: "_id", type: .int, isPrimaryKey: true),
             Property(name: "name", type: .string),
@@ -39,15 +39,15 @@ enum QueryFixtures {
         ], isEmbedded: true),
     ])
 
-    static let adaObjectId = "507f1f77bcf86cd799439011"
-    static let adaUUID = "3b241101-e2bb-4255-8caf-4136c566a962"
+    public static let adaObjectId = "507f1f77bcf86cd799439011"
+    public static let adaUUID = "3b241101-e2bb-4255-8caf-4136c566a962"
 
-    static func dog(_ id: Int64) -> Value { .link(className: "Dog", primaryKey: .int(id)) }
-    static func person(_ id: Int64) -> Value { .link(className: "Person", primaryKey: .int(id)) }
-    static func decimal(_ text: String) -> Value { .decimal128(try! Decimal128(string: text)) }
+    public static func dog(_ id: Int64) -> Value { .link(className: "Dog", primaryKey: .int(id)) }
+    public static func person(_ id: Int64) -> Value { .link(className: "Person", primaryKey: .int(id)) }
+    public static func decimal(_ text: String) -> Value { .decimal128(try! Decimal128(string: text)) }
 
     /// Ada (36, two dogs), Bob (17, no dogs, empty collections), Élodie (25, one dog, no `nickname` field).
-    static let people: [String: Document] = [
+    public static let people: [String: Document] = [
         "ada": [
             "_id": .int(1), "name": .string("Ada"), "age": .int(36), "height": .double(1.65),
             "weight": .float(60.5), "balance": decimal("100.25"), "active": .bool(true), "nickname": .null,
@@ -77,14 +77,14 @@ enum QueryFixtures {
     ]
 
     /// Rex (3, owned by Ada), Fido (7), Rover (5, owned by Élodie).
-    static let dogs: [Int64: Document] = [
+    public static let dogs: [Int64: Document] = [
         1: ["_id": .int(1), "name": .string("Rex"), "age": .int(3), "owner": person(1)],
         2: ["_id": .int(2), "name": .string("Fido"), "age": .int(7), "owner": .null],
         3: ["_id": .int(3), "name": .string("Rover"), "age": .int(5), "owner": person(3)],
     ]
 
     /// Follows `Dog` and `Person` links by `_id`.
-    static let resolveLink: QueryEvaluator.LinkResolver = { className, primaryKey in
+    public static let resolveLink: QueryEvaluator.LinkResolver = { className, primaryKey in
         guard case .int(let id) = primaryKey else { return nil }
         switch className {
         case "Dog": return dogs[id]
@@ -93,10 +93,10 @@ enum QueryFixtures {
         }
     }
 
-    static let evaluator = QueryEvaluator(resolveLink: resolveLink)
+    public static let evaluator = QueryEvaluator(resolveLink: resolveLink)
 
     /// The names of the people matching `text`, evaluated with `evaluator`.
-    static func matchingPeople(_ text: String, arguments: [Value] = []) throws -> Set<String> {
+    public static func matchingPeople(_ text: String, arguments: [Value] = []) throws -> Set<String> {
         let predicate = try QueryParser.parsePredicate(text).binding(arguments)
         return try Set(people.filter { try evaluator.matches(predicate, $0.value) }.keys)
     }

@@ -1,19 +1,18 @@
-import Testing
 
 /// One row of the query corpus: query text, the canonical text `QueryPrinter` writes for it, and
 /// the fixture people (`QueryFixtures.people` keys) it matches.
-struct QueryCorpusCase: CustomTestStringConvertible, Sendable {
-    var text: String
-    var canonical: String
-    var matches: Set<String>
-    var testDescription: String { text }
+public struct QueryCorpusCase: Sendable, CustomStringConvertible {
+    public var text: String
+    public var canonical: String
+    public var matches: Set<String>
+    public var description: String { text }
 
     /// A row whose text is already canonical.
-    init(_ text: String, _ matches: Set<String>) {
+    public init(_ text: String, _ matches: Set<String>) {
         self.init(text, text, matches)
     }
 
-    init(_ text: String, _ canonical: String, _ matches: Set<String>) {
+    public init(_ text: String, _ canonical: String, _ matches: Set<String>) {
         self.text = text
         self.canonical = canonical
         self.matches = matches
@@ -23,10 +22,10 @@ struct QueryCorpusCase: CustomTestStringConvertible, Sendable {
 
 /// The table of every operator and feature of the query language, one row each, reusable by any
 /// backend that runs queries against `QueryFixtures` (the evaluator here; the client's SQL).
-enum QueryCorpus {
-    static let all: Set<String> = ["ada", "bob", "eli"]
+public enum QueryCorpus {
+    public static let all: Set<String> = ["ada", "bob", "eli"]
 
-    static let cases: [QueryCorpusCase] = [
+    public static let cases: [QueryCorpusCase] = [
         // Comparison operators and their spellings.
         .init("age == 36", ["ada"]),
         .init("age = 36", "age == 36", ["ada"]),

@@ -1,0 +1,6 @@
+import OutpostCoreTesting
+import Testing
+
+extension QueryCorpusCase: CustomTestStringConvertible {
+    public var testDescription: String { text }
+}
