@@ -25,6 +25,12 @@ final class RealmRegistry: Sendable {
             list.removeAll { $0.instance == nil }
             list.append(entry)
         }
+        if scheduler != nil, !instance.isFrozen { FileWatcher.shared.update(path: instance.path) }
+    }
+
+    /// Whether a live instance of `path` has a scheduler (can refresh or notify on its own).
+    func hasScheduledInstance(path: String) -> Bool {
+        entries.withLock { list in list.contains { $0.path == path && $0.scheduler != nil && $0.instance != nil } }
     }
 
     func unregister(_ instance: RealmInstance) {
