@@ -133,7 +133,10 @@ public struct Realm {
         instance.verifyAccess()
         guard !instance.isFrozen else { return false }
         guard let changes = try? instance.advance() else { return false }
-        if !changes.isEmpty { instance.notifier.deliver(changes, realm: instance, synchronously: true) }
+        if !changes.isEmpty {
+            instance.notifier.deliver(changes, realm: instance, synchronously: true)
+            instance.notifier.notifyRealmObservers(.didChange)
+        }
         return !changes.isEmpty
     }
 

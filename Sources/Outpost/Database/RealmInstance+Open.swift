@@ -43,6 +43,10 @@ extension RealmInstance {
             try instance.prepareFile()
             try instance.loadSchema()
             try instance.beginRead()
+            // Changes committed before this instance opened are not news to it.
+            if case .integer(let latest) = try connection.scalar("SELECT coalesce(max(version), 0) FROM __outpost_history") {
+                instance.historyVersion = latest
+            }
         } catch let error as Realm.Error {
             throw error
         } catch let error as SQLiteError {

@@ -152,6 +152,7 @@ final class RealmInstance {
         let external = try consumeHistory()
         if !external.isEmpty {
             notifier.deliver(external, realm: self, synchronously: true)
+            notifier.notifyRealmObservers(.didChange)
         }
     }
 
@@ -183,8 +184,9 @@ final class RealmInstance {
         try beginRead()
         if !committed.isEmpty {
             RealmRegistry.shared.didCommit(from: self)
-            notifier.deliver(committed, realm: self, synchronously: false)
+            notifier.deliver(committed, realm: self, synchronously: false, isLocal: true)
         }
+        notifier.notifyRealmObservers(.didChange)
     }
 
     func cancelWrite() {
@@ -199,6 +201,7 @@ final class RealmInstance {
             for row in table.rows.values where row.isDeleted { row.isDeleted = false }
         }
         try? beginRead()
+        if notifier.hasObservers { notifier.scheduleFlush(self) }
     }
 
     /// Records the first invalid operation of the current write; `commitWrite` will throw it.

@@ -24,6 +24,13 @@ final class RealmRegistry: Sendable {
         // Never load a weak reference under the lock: a temporary strong reference could be the last
         // one, and the instance's deinit (which unregisters) would then re-enter the lock.
         entries.withLock { $0.append(entry) }
+        if scheduler != nil, !instance.isFrozen { FileWatcher.shared.update(path: instance.path) }
+    }
+
+    /// Whether a live instance of `path` has a scheduler (can refresh or notify on its own).
+    func hasScheduledInstance(path: String) -> Bool {
+        let candidates = entries.withLock { list in list.filter { $0.path == path && $0.scheduler != nil } }
+        return candidates.contains { $0.instance != nil }
     }
 
     func unregister(_ instance: RealmInstance) {

@@ -1,54 +1,108 @@
 import Foundation
 import OutpostCore
 
-/// The observers of one Realm instance, and the computation of what changed for each of them.
+/// The observers of one Realm instance. Each collection or object observer accumulates the changes of
+/// the commits it has not seen yet; `flush` hands them over, now or on the instance's next run-loop turn
+/// or queue block. Realm observers (`Realm.observe`) are called synchronously.
 final class Notifier {
-    /// One registered observer. `deliver` gets the change set of the new version.
+    /// One collection or object observer.
     final class Observer {
-        let id: Int
-        let onChange: (ChangeSet, RealmInstance) -> Void
-        var isActive = true
-        init(id: Int, onChange: @escaping (ChangeSet, RealmInstance) -> Void) {
-            self.id = id
+        let state: ObservationState
+        /// Called with the changes since its previous call. `notify` is false when every commit in them
+        /// skipped this observer (`write(withoutNotifying:)`): it then only updates what it remembers.
+        /// `isLocal` is true when every commit in them was made by this instance.
+        let onChange: (_ changes: ChangeSet, _ notify: Bool, _ isLocal: Bool) -> Void
+        var pending: ChangeSet?
+        var pendingNotifies = false
+        var pendingIsLocal = true
+
+        init(state: ObservationState, onChange: @escaping (ChangeSet, Bool, Bool) -> Void) {
+            self.state = state
             self.onChange = onChange
         }
     }
 
+    /// One `Realm.observe` block.
+    struct RealmObserver {
+        let state: ObservationState
+        let block: (Realm.Notification) -> Void
+    }
+
     private var observers: [Observer] = []
-    private var nextID = 0
+    private var realmObservers: [RealmObserver] = []
+    private var flushScheduled = false
+    /// Tokens whose observers skip the commit being made (`write(withoutNotifying:)`).
     private var skipped: Set<ObjectIdentifier> = []
-    private var skippedObserverIDs: Set<Int> = []
 
-    func add(_ onChange: @escaping (ChangeSet, RealmInstance) -> Void) -> Observer {
-        nextID += 1
-        let observer = Observer(id: nextID, onChange: onChange)
-        observers.append(observer)
-        return observer
+    /// Whether anything observes this instance (the file watcher runs only then).
+    var hasObservers: Bool { !observers.isEmpty || !realmObservers.isEmpty }
+
+    func add(state: ObservationState, onChange: @escaping (ChangeSet, Bool, Bool) -> Void) {
+        observers.append(Observer(state: state, onChange: onChange))
     }
 
-    func remove(_ observer: Observer) {
-        observer.isActive = false
-        observers.removeAll { $0 === observer }
+    func addRealmObserver(state: ObservationState, block: @escaping (Realm.Notification) -> Void) {
+        realmObservers.append(RealmObserver(state: state, block: block))
     }
 
-    /// Tokens whose observers skip the next commit (`write(withoutNotifying:)`).
+    func remove(_ state: ObservationState) {
+        observers.removeAll { $0.state === state || $0.state.isCancelled }
+        realmObservers.removeAll { $0.state === state || $0.state.isCancelled }
+    }
+
+    /// Sets the tokens the next local commit does not notify.
     func skip(_ tokens: [NotificationToken]) {
-        skippedObserverIDs = Set(tokens.compactMap { tokenObservers[ObjectIdentifier($0)] })
+        skipped = Set(tokens.map { ObjectIdentifier($0.state) })
     }
-    var tokenObservers: [ObjectIdentifier: Int] = [:]
 
-    /// Delivers a change set to every observer, now or on the Realm's scheduler.
-    func deliver(_ changes: ChangeSet, realm: RealmInstance, synchronously: Bool) {
-        let targets = observers.filter { !skippedObserverIDs.contains($0.id) }
-        guard !targets.isEmpty else { return }
-        let run = {
-            for observer in targets where observer.isActive { observer.onChange(changes, realm) }
+    /// Records a new version's changes for every observer, and hands them over now (`synchronously`)
+    /// or on the instance's next run-loop turn or queue block.
+    func deliver(_ changes: ChangeSet, realm: RealmInstance, synchronously: Bool, isLocal: Bool = false) {
+        guard !changes.isEmpty, !observers.isEmpty else { return }
+        for observer in observers where !observer.state.isCancelled {
+            if observer.pending == nil { observer.pending = changes } else { observer.pending!.merge(changes) }
+            if !skipped.contains(ObjectIdentifier(observer.state)) { observer.pendingNotifies = true }
+            if !isLocal { observer.pendingIsLocal = false }
         }
         if synchronously || realm.scheduler == nil {
-            run()
+            flush(realm)
         } else {
-            let box = UncheckedBox(run)
-            realm.scheduler?.schedule { box.value() }
+            scheduleFlush(realm)
+        }
+    }
+
+    /// Schedules a flush on the instance's scheduler unless one is already scheduled.
+    func scheduleFlush(_ realm: RealmInstance) {
+        guard !flushScheduled, let scheduler = realm.scheduler else { return }
+        flushScheduled = true
+        let target = WeakInstance(realm)
+        scheduler.schedule {
+            guard let instance = target.instance else { return }
+            instance.notifier.flushScheduled = false
+            instance.notifier.flush(instance)
+        }
+    }
+
+    /// Hands pending changes to their observers (not inside a write transaction: the commit flushes).
+    func flush(_ realm: RealmInstance) {
+        guard !realm.isInWriteTransaction, !realm.isInvalidated else { return }
+        observers.removeAll { $0.state.isCancelled }
+        for observer in observers {
+            guard let changes = observer.pending, !observer.state.isCancelled else { continue }
+            let notify = observer.pendingNotifies
+            let isLocal = observer.pendingIsLocal
+            observer.pending = nil
+            observer.pendingNotifies = false
+            observer.pendingIsLocal = true
+            observer.onChange(changes, notify, isLocal)
+        }
+    }
+
+    /// Calls every `Realm.observe` block.
+    func notifyRealmObservers(_ notification: Realm.Notification) {
+        realmObservers.removeAll { $0.state.isCancelled }
+        for observer in realmObservers where !observer.state.isCancelled {
+            observer.block(notification)
         }
     }
 }
@@ -59,16 +113,23 @@ struct UncheckedBox<T>: @unchecked Sendable {  // only unwrapped on the owning t
     init(_ value: T) { self.value = value }
 }
 
+/// A weak reference to an instance, carried to its own thread or queue.
+final class WeakInstance: @unchecked Sendable {  // `instance` is only dereferenced on the instance's thread/queue
+    weak var instance: RealmInstance?
+    init(_ instance: RealmInstance?) { self.instance = instance }
+}
+
 extension RealmInstance {
-    /// Another instance committed: refresh if automatic, and notify.
+    /// Another instance (or process) committed: refresh if automatic, and notify.
     func externalChangeArrived() {
-        guard !isInvalidated, !isInWriteTransaction else { return }
+        guard !isInvalidated, !isInWriteTransaction, !isFrozen else { return }
         guard autorefresh else {
-            notifier.deliver(ChangeSet(), realm: self, synchronously: true)
+            notifier.notifyRealmObservers(.refreshRequired)
             return
         }
         guard let changes = try? advance(), !changes.isEmpty else { return }
         notifier.deliver(changes, realm: self, synchronously: true)
+        notifier.notifyRealmObservers(.didChange)
     }
 
     var scheduler: Scheduler? {

@@ -4,10 +4,13 @@ import Foundation
 public enum RealmCollectionChange<CollectionType> {
     /// The first delivery, with the collection's contents.
     case initial(CollectionType)
-    /// The collection changed: indices of deleted (in the old version), inserted and modified
-    /// (in the new version) elements.
+    /// The collection changed. All three arrays are sorted. `deletions` are indices in the previous
+    /// version, `insertions` in the new one; `modifications` are indices, in the previous version, of
+    /// elements that stayed in place but changed. (Realm's doc comment says "new collection", but Realm
+    /// reports previous-version indices, following UITableView's batch-update convention; Outpost does
+    /// the same. See docs/notifications.md.)
     case update(CollectionType, deletions: [Int], insertions: [Int], modifications: [Int])
-    /// Outpost never fails to deliver; kept for source compatibility with Realm.
+    /// The Realm confined to the delivery queue could not be opened; the block is not called again.
     case error(Error)
 }
 
@@ -25,9 +28,10 @@ public enum ObjectChange<T> {
 public struct PropertyChange {
     /// The property's name.
     public let name: String
-    /// The value before the change, when this thread had read it.
+    /// The value before the change: only for commits made on another thread or process, and never
+    /// for collection properties.
     public let oldValue: Any?
-    /// The value after the change.
+    /// The value after the change; nil for collection properties.
     public let newValue: Any?
 }
 
