@@ -31,7 +31,7 @@ final class RawSQLite {
         let stmt = prepare("INSERT INTO person (id, name, email, age, born) VALUES (?, ?, ?, ?, ?)")
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for i in 0..<data.ids.count {
-            data.ids[i].withUnsafeBytes { sqlite3_bind_blob(stmt, 1, $0.baseAddress, 12, transient) }
+            _ = data.ids[i].withUnsafeBytes { sqlite3_bind_blob(stmt, 1, $0.baseAddress, 12, transient) }
             sqlite3_bind_text(stmt, 2, data.names[i], -1, transient)
             sqlite3_bind_text(stmt, 3, data.emails[i], -1, transient)
             sqlite3_bind_int64(stmt, 4, Int64(data.ages[i]))
@@ -69,12 +69,12 @@ final class RawSQLite {
         let write = prepare("UPDATE person SET age = ? WHERE id = ?")
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for id in data.ids {
-            id.withUnsafeBytes { sqlite3_bind_blob(read, 1, $0.baseAddress, 12, transient) }
+            _ = id.withUnsafeBytes { sqlite3_bind_blob(read, 1, $0.baseAddress, 12, transient) }
             sqlite3_step(read)
             let age = sqlite3_column_int64(read, 0)
             sqlite3_reset(read)
             sqlite3_bind_int64(write, 1, age + 1)
-            id.withUnsafeBytes { sqlite3_bind_blob(write, 2, $0.baseAddress, 12, transient) }
+            _ = id.withUnsafeBytes { sqlite3_bind_blob(write, 2, $0.baseAddress, 12, transient) }
             sqlite3_step(write)
             sqlite3_reset(write)
         }

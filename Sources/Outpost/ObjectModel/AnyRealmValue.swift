@@ -97,7 +97,7 @@ extension AnyRealmValue: _Persistable, RealmCollectionValue {
 
     public static func _load(_ value: _StoredValue) -> AnyRealmValue? {
         switch value {
-        case .null: .none
+        case .null: AnyRealmValue.none
         case .int(let v): .int(Int(v))
         case .bool(let v): .bool(v)
         case .float(let v): .float(v)

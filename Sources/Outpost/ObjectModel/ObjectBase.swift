@@ -48,7 +48,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         // As Realm: managed objects with a primary key (or frozen ones) are equal when they are the
         // same row; other objects only when they are the same instance.
         if lhs === rhs { return true }
-        guard let a = lhs._row, let b = rhs._row else { return false }
+        guard let a = lhs._row, rhs._row != nil else { return false }
         guard a.table.schema.primaryKeyProperty != nil || a.realm.isFrozen else { return false }
         return lhs.isSameObject(as: rhs)
     }
