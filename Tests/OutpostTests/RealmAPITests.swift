@@ -72,6 +72,7 @@ import Testing
         #expect(byAge.last?.id == 4)
         #expect(byAge[1].name == "Bob")
         #expect(byAge.index(of: byAge[2]) == 2)
+        #expect(byAge.realm == realm)
         let names = realm.objects(Owner.self).sorted(byKeyPath: "id").distinct(by: ["name"])
         #expect(names.map(\.id) == [1, 2, 3])
         let multi = realm.objects(Owner.self).sorted(by: [SortDescriptor(keyPath: "name"), SortDescriptor(keyPath: "age", ascending: false)])

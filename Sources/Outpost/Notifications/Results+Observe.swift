@@ -22,7 +22,7 @@ extension Results {
         let className = table.className
         let query = self.query
         let watched = WatchedProperties(keyPaths: keyPaths)
-        return realm.addObserver(
+        return instance.addObserver(
             on: queue, onError: { block(.error($0)) },
             here: { Self.observerBody(self, watched: watched, block) },
             there: { instance in
@@ -53,7 +53,7 @@ extension Results {
                 let diff = CollectionDiff(old: oldKeys, new: current)
                 let stayed = Set(oldKeys).intersection(current).subtracting(diff.insertedKeys)
                 let modified = stayed.isEmpty ? [:]
-                    : watched.modifiedRows(of: results.table, in: changes, realm: results.realm, candidates: stayed)
+                    : watched.modifiedRows(of: results.table, in: changes, realm: results.instance, candidates: stayed)
                 let modifications = oldKeys.indices.filter { modified[oldKeys[$0]] != nil }
                 guard notify, !(diff.deletions.isEmpty && diff.insertions.isEmpty && modifications.isEmpty) else { return }
                 block(.update(results, deletions: diff.deletions, insertions: diff.insertions,

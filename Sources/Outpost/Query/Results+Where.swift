@@ -16,12 +16,12 @@ extension Results where Element: ObjectBase {
         q.filters.append((predicate, arguments))
         if !table.isMissing {
             do {
-                _ = try q.sql(table: table, realm: realm)
+                _ = try q.sql(table: table, realm: instance)
             } catch {
                 preconditionFailure("Cannot run the query '\(predicate)': \(error)")
             }
         }
-        return Results(realm: realm, table: table, query: q)
+        return Results(realm: instance, table: table, query: q)
     }
 }
 

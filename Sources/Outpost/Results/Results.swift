@@ -3,41 +3,42 @@ import OutpostCore
 
 /// The live, lazily evaluated objects matching a query. Re-evaluated when the Realm changes.
 public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConvertible {
-    let realm: RealmInstance
+    let instance: RealmInstance
     let table: TableInfo
     let query: ResultsQuery
     let cache = ResultsCache()
 
     init(realm: RealmInstance, table: TableInfo, query: ResultsQuery = ResultsQuery()) {
-        self.realm = realm
+        self.instance = realm
         self.table = table
         self.query = query
     }
 
     /// The Realm of the objects.
-    public var realm_: Realm { Realm(instance: realm) }
+    /// The Realm the results belong to.
+    public var realm: Realm? { Realm(instance: instance) }
 
     /// The rowids in order (re-evaluated when the Realm has changed).
     var rowids: [Int64] {
-        realm.verifyAccess()
-        return realm.synchronized {
-            realm.verifyReadable()
-            if cache.version == realm.snapshotVersion && cache.writeCounter == realm.writeCounter { return cache.rowids }
+        instance.verifyAccess()
+        return instance.synchronized {
+            instance.verifyReadable()
+            if cache.version == instance.snapshotVersion && cache.writeCounter == instance.writeCounter { return cache.rowids }
             cache.rowids = (try? evaluate()) ?? []
-            cache.version = realm.snapshotVersion
-            cache.writeCounter = realm.writeCounter
+            cache.version = instance.snapshotVersion
+            cache.writeCounter = instance.writeCounter
             return cache.rowids
         }
     }
 
     func evaluate() throws -> [Int64] {
-        try realm.synchronized { try unsynchronizedEvaluate() }
+        try instance.synchronized { try unsynchronizedEvaluate() }
     }
 
     private func unsynchronizedEvaluate() throws -> [Int64] {
         if table.isMissing { return [] }
-        let (sql, parameters) = try query.sql(table: table, realm: realm)
-        let stmt = try realm.connection.cached(sql)
+        let (sql, parameters) = try query.sql(table: table, realm: instance)
+        let stmt = try instance.connection.cached(sql)
         stmt.reset()
         stmt.bind(parameters)
         defer { stmt.reset() }
@@ -47,7 +48,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     }
 
     func element(_ rowid: Int64) -> Element {
-        realm.object(table, rowid) as! Element
+        instance.object(table, rowid) as! Element
     }
 
     // MARK: Collection access
@@ -69,7 +70,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     /// The position of an object in the results.
     public func index(of object: Element) -> Int? {
-        guard let o = object as? ObjectBase, let row = o._row, row.realm === realm else { return nil }
+        guard let o = object as? ObjectBase, let row = o._row, row.realm === instance else { return nil }
         return rowids.firstIndex(of: row.rowid)
     }
 
@@ -94,7 +95,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
             guard position < rowids.count else { return nil }
             if position >= pageStart + page.count {
                 pageStart = position
-                page = results.realm.objects(results.table, rowids: rowids[position..<Swift.min(rowids.count, position + 256)])
+                page = results.instance.objects(results.table, rowids: rowids[position..<Swift.min(rowids.count, position + 256)])
             }
             let object = page[position - pageStart]
             position += 1
@@ -121,7 +122,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         var q = query
         q.filters.append((parsed.predicate, args))
         q.suffixes += parsed.suffixes
-        let results = Results(realm: realm, table: table, query: q)
+        let results = Results(realm: instance, table: table, query: q)
         _ = try results.evaluate()  // reports unknown properties and type mismatches now
         return results
     }
@@ -130,7 +131,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     public func filter(_ predicate: QueryPredicate) -> Results<Element> {
         var q = query
         q.filters.append((predicate, []))
-        return Results(realm: realm, table: table, query: q)
+        return Results(realm: instance, table: table, query: q)
     }
 
     /// Sorted by a key path (`"age"`, `"dog.name"`).
@@ -142,21 +143,21 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         var q = query
         q.suffixes.append(.sort(descriptors.map { ParsedQuery.SortKey(keyPath: $0.queryKeyPath, ascending: $0.ascending) }))
-        return Results(realm: realm, table: table, query: q)
+        return Results(realm: instance, table: table, query: q)
     }
 
     /// Only the first object for each distinct combination of the key paths' values.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         var q = query
         q.suffixes.append(.distinct(keyPaths.map { SortDescriptor(keyPath: $0).queryKeyPath }))
-        return Results(realm: realm, table: table, query: q)
+        return Results(realm: instance, table: table, query: q)
     }
 
     // MARK: Aggregates
 
     private func aggregate(_ fn: String, _ property: String) -> SQLiteValue {
-        realm.verifyAccess()
-        return realm.synchronized { unsynchronizedAggregate(fn, property) }
+        instance.verifyAccess()
+        return instance.synchronized { unsynchronizedAggregate(fn, property) }
     }
 
     private func unsynchronizedAggregate(_ fn: String, _ property: String) -> SQLiteValue {
@@ -167,12 +168,12 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         case .int, .float, .double, .date, .decimal128: break
         default: fatalError("Cannot \(fn) property '\(property)': operation not supported for '\(p.typeDescription)' properties.")
         }
-        guard let (sql, params) = try? query.sql(table: table, realm: realm) else { return .null }
+        guard let (sql, params) = try? query.sql(table: table, realm: instance) else { return .null }
         let expr = p.type == .decimal128 ? "\(SQL.quote(property))" : SQL.quote(property)
         let full = "SELECT \(fn)(\(expr)) FROM \(table.sqlName) WHERE rowid IN (SELECT rid FROM (\(sql)))"
         if p.type == .decimal128 {
             // Decimal arithmetic in Swift, not as doubles.
-            guard let rows = try? realm.connection.cached("SELECT \(expr) FROM \(table.sqlName) WHERE rowid IN (SELECT rid FROM (\(sql)))").rows(params) else { return .null }
+            guard let rows = try? instance.connection.cached("SELECT \(expr) FROM \(table.sqlName) WHERE rowid IN (SELECT rid FROM (\(sql)))").rows(params) else { return .null }
             let values = rows.compactMap { row -> Decimal128? in if case .text(let t) = row[0] { try? Decimal128(string: t) } else { nil } }
             switch fn {
             case "min": return values.min().map { .text($0.stringValue) } ?? .null
@@ -181,7 +182,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
             default: return values.isEmpty ? .null : .text((values.reduce(Decimal128(0), +) / Decimal128(values.count)).stringValue)
             }
         }
-        return (try? realm.connection.scalar(full, params)) ?? .null
+        return (try? instance.connection.scalar(full, params)) ?? .null
     }
 
     private func value<T: _StorableValue>(_ raw: SQLiteValue, _ property: String, as: T.Type) -> T? {

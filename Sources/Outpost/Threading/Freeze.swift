@@ -86,24 +86,24 @@ extension ObjectBase {
 
 extension Results {
     /// Whether the results belong to a frozen Realm.
-    public var isFrozen: Bool { realm.isFrozen }
+    public var isFrozen: Bool { instance.isFrozen }
 
     /// Whether the Realm of the results was invalidated.
-    public var isInvalidated: Bool { realm.isInvalidated }
+    public var isInvalidated: Bool { instance.isInvalidated }
 
     /// The results evaluated in a frozen copy of the Realm: they never change and may be used from
     /// any thread. Returns `self` if already frozen.
     public func freeze() -> Results {
-        if realm.isFrozen { return self }
-        realm.verifyAccess()
-        let frozen = Realm(instance: realm).freeze().instance
+        if instance.isFrozen { return self }
+        instance.verifyAccess()
+        let frozen = Realm(instance: instance).freeze().instance
         return rebound(to: frozen)
     }
 
     /// Live results with the same query in the current thread's Realm. Returns `self` if live.
     public func thaw() -> Results? {
-        guard realm.isFrozen else { return self }
-        return rebound(to: RealmInstance.liveInstance(configuration: realm.configuration))
+        guard instance.isFrozen else { return self }
+        return rebound(to: RealmInstance.liveInstance(configuration: instance.configuration))
     }
 
     /// The same query on another instance of the same file.

@@ -153,7 +153,7 @@ extension Object: ThreadConfined {
 
 extension Results: ThreadConfined {
     public var _threadSafeHandle: _ThreadSafeHandle? {
-        _ThreadSafeHandle(realm: realm, target: .results(className: table.className, query: query.detached()))
+        _ThreadSafeHandle(realm: instance, target: .results(className: table.className, query: query.detached()))
     }
 
     public static func _resolve(_ handle: _ThreadSafeHandle, in realm: Realm) -> Results? {

@@ -22,7 +22,7 @@ import Testing
         let fixture = try QueryCorpusRealm()
         defer { fixture.remove() }
         let checked = try fixture.people.filter(checked: row.text, [])
-        let (sql, _) = try checked.query.sql(table: checked.table, realm: checked.realm)
+        let (sql, _) = try checked.query.sql(table: checked.table, realm: checked.instance)
         #expect(sql.hasPrefix("SELECT "))
 
         let results = fixture.people.filter(row.text)

@@ -125,7 +125,7 @@ import Testing
         let fixture = try QueryCorpusRealm()
         defer { fixture.remove() }
         let results = try fixture.people.filter(checked: row.text, [])
-        let (sql, _) = try results.query.sql(table: results.table, realm: results.realm)
+        let (sql, _) = try results.query.sql(table: results.table, realm: results.instance)
         let keys = Set(results.map(QueryCorpusRealm.key(of:)))
         #expect(keys == row.matches, "SQL: \(sql)")
         #expect(try QueryFixtures.matchingPeople(row.text) == row.matches)

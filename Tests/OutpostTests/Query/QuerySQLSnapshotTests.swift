@@ -100,7 +100,7 @@ import Testing
         let fixture = try QueryCorpusRealm()
         defer { fixture.remove() }
         let results = try fixture.people.filter(checked: snapshot.query, [])
-        let (sql, parameters) = try results.query.sql(table: results.table, realm: results.realm)
+        let (sql, parameters) = try results.query.sql(table: results.table, realm: results.instance)
         #expect(sql == snapshot.sql)
         #expect(parameters == snapshot.parameters)
     }
