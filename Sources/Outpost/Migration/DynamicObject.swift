@@ -112,22 +112,7 @@ public final class DynamicObject {
 
     /// A stored value as a Swift value (links to new objects as `DynamicObject`s).
     static func swiftValue(_ value: _StoredValue) -> Any? {
-        switch value {
-        case .null: nil
-        case .bool(let v): v
-        case .int(let v): Int(v)
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .objectId(let v): v
-        case .decimal128(let v): v
-        case .uuid(let v): v
-        case .object(let o): o._row.map { DynamicObject(row: $0) }
-        case .list(let items): items.map { swiftValue($0) ?? NSNull() }
-        case .dictionary(let d): d.mapValues { swiftValue($0) ?? NSNull() }
-        }
+        value.anyValue { $0._row.map { DynamicObject(row: $0) } }
     }
 
     /// A column of the old data as a Swift value (links to old objects as `DynamicObject`s).

@@ -75,25 +75,3 @@ extension Object {
         }
     }
 }
-
-extension _StoredValue {
-    /// The plain Swift value (`Int`, `String`, an object …), as Realm reports property values.
-    var anyValue: Any? {
-        switch self {
-        case .null: nil
-        case .bool(let v): v
-        case .int(let v): Int(v)
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .objectId(let v): v
-        case .decimal128(let v): v
-        case .uuid(let v): v
-        case .object(let v): v
-        case .list(let v): v.map(\.anyValue)
-        case .dictionary(let v): v.mapValues(\.anyValue)
-        }
-    }
-}

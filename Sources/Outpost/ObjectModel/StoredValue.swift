@@ -66,3 +66,28 @@ public enum _StoredValue {
         }
     }
 }
+
+extension _StoredValue {
+    /// The plain Swift value (`Int`, `String`, an object …), as Realm reports property values.
+    var anyValue: Any? { anyValue(object: { $0 }) }
+
+    /// The plain Swift value, with objects mapped by `object` and nils inside collections as `NSNull`.
+    func anyValue(object: (ObjectBase) -> Any?) -> Any? {
+        switch self {
+        case .null: nil
+        case .bool(let v): v
+        case .int(let v): Int(v)
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .objectId(let v): v
+        case .decimal128(let v): v
+        case .uuid(let v): v
+        case .object(let o): object(o)
+        case .list(let items): items.map { $0.anyValue(object: object) ?? NSNull() }
+        case .dictionary(let d): d.mapValues { $0.anyValue(object: object) ?? NSNull() }
+        }
+    }
+}
