@@ -215,4 +215,24 @@ import Testing
         #expect(realm.refresh())
         #expect(all.count == 1)
     }
+
+    @Test func createWithNestedValuesForLinksAndEmbeddedObjects() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        try realm.write {
+            realm.create(Owner.self, value: [
+                "id": 1, "name": "Ann",
+                "address": ["city": "Porto"],
+                "previousAddresses": [["city": "Braga"], ["city": "Faro"]],
+                "favorite": ["name": "Rex", "age": 3],
+                "dogs": [["name": "Fido", "age": 1]],
+            ])
+        }
+        let owner = try #require(realm.object(ofType: Owner.self, forPrimaryKey: 1))
+        #expect(owner.address?.city == "Porto")
+        #expect(owner.previousAddresses.map(\.city) == ["Braga", "Faro"])
+        #expect(owner.favorite?.name == "Rex")
+        #expect(owner.dogs.map(\.name) == ["Fido"])
+    }
 }

@@ -94,7 +94,8 @@ extension RealmInstance {
         if let row = object._row {
             if row.realm === self || (row.realm.path == path && !row.realm.isFrozen) {
                 if row.realm !== self { return row.rowid }
-                if row.table.schema.isEmbedded {
+                // An embedded object created from a nested dictionary just now gets its parent here.
+                if row.table.schema.isEmbedded && parentlessEmbeddedRows.remove(ObjectIdentifier(row)) == nil {
                     fail(Realm.Error(.invalidInput,
                         "Can't set link to existing managed embedded object: '\(owner).\(property.name)'"))
                     return nil

@@ -24,6 +24,8 @@ final class RealmInstance {
     var changes = ChangeSet()
     /// The first invalid operation of the current write transaction; the commit throws it.
     var pendingError: Realm.Error?
+    /// Embedded objects created from nested values in `create(_:value:)` that wait for their parent's link.
+    var parentlessEmbeddedRows: Set<ObjectIdentifier> = []
     /// Set while a migration block runs: primary keys may be changed (they are checked afterwards).
     var isMigrating = false
 
@@ -149,6 +151,7 @@ final class RealmInstance {
         isInWriteTransaction = true
         changes = ChangeSet()
         pendingError = nil
+        parentlessEmbeddedRows.removeAll()
         let external = try consumeHistory()
         if !external.isEmpty {
             notifier.deliver(external, realm: self, synchronously: true)

@@ -106,7 +106,10 @@ enum ValueConversion {
                 // A nested dictionary or array creates the linked object.
                 guard let contents = contents(of: v, for: target, realm: realm) else { return nil }
                 let object = target.objectType!.init()
-                guard realm.insertRow(target, contents: contents, update: .error, object: object) != nil else { return nil }
+                guard let row = realm.insertRow(target, contents: contents, update: .error, object: object) else {
+                    return nil
+                }
+                if target.schema.isEmbedded { realm.parentlessEmbeddedRows.insert(ObjectIdentifier(row)) }
                 return .object(object)
             }
             guard let s = stored(v, realm: realm) else {
