@@ -15,17 +15,10 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequen
             fatalError("Property '\(property.linkOriginPropertyName ?? "")' declared as origin of linking objects "
                 + "property '\(accessor.row.table.className).\(property.name)' does not exist")
         }
-        let condition: QueryPredicate = .comparison(
-            .keyPath(QueryKeyPath(properties: [originProperty.name])), originProperty.collection == .none ? .equal : .in,
-            .argument(0))
+        // `origin == owner`; for a list or set origin the comparison means ANY element.
         var query = ResultsQuery()
-        if originProperty.collection == .none {
-            query.filters.append((condition, [accessor.row.realm.object(accessor.row.table, accessor.row.rowid)]))
-        } else {
-            // ANY originProperty == owner
-            query.filters.append((.comparison(.keyPath(QueryKeyPath(properties: [originProperty.name])), .equal, .argument(0)),
-                                  [accessor.row.realm.object(accessor.row.table, accessor.row.rowid)]))
-        }
+        query.filters.append((.comparison(.keyPath(QueryKeyPath(properties: [originProperty.name])), .equal, .argument(0)),
+                              [realm.object(accessor.row.table, accessor.row.rowid)]))
         return Results(realm: realm, table: origin, query: query)
     }
 

@@ -272,7 +272,7 @@ extension RealmInstance {
     func deleteAllObjects() {
         requireWrite()
         writeCounter &+= 1
-        for (name, schema) in storedSchemas where !schema.isEmbedded || true {
+        for name in storedSchemas.keys {
             guard let table = tablesByName[name] ?? table(named: name) else {
                 try? connection.execute("DELETE FROM \(SQL.quote(name))")
                 continue

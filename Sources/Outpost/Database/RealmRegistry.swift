@@ -93,16 +93,8 @@ enum Scheduler: @unchecked Sendable {  // RunLoop is thread-safe for `perform`
     func schedule(_ work: @escaping @Sendable () -> Void) {
         switch self {
         case .runLoop(let loop):
-            loop.perform(work)
-            RunLoopWaker.wake(loop)
+            loop.perform(work)  // wakes the loop on both Foundation implementations
         case .queue(let q): q.async(execute: work)
         }
-    }
-}
-
-/// Wakes a run loop that is waiting so a `perform` block runs promptly.
-enum RunLoopWaker {
-    static func wake(_ loop: RunLoop) {
-        // `perform` wakes the loop itself on both Foundation implementations.
     }
 }

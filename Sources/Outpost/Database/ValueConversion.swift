@@ -49,7 +49,7 @@ enum ValueConversion {
             for property in schema.properties {
                 out.append(PropertyReflection.value(of: object, property: property.name) ?? .computed)
             }
-            return out.map(detachManagedCopies)
+            return out
         }
         let probe = table.objectType?.init()
         let defaults = probe.map { PropertyReflection.persistedChildren(of: $0) } ?? []
@@ -156,9 +156,6 @@ enum ValueConversion {
         if let collection = value as? any _OutpostCollectionContents { return collection._elementsAsAny() }
         return nil
     }
-
-    /// Objects copied with `create(_:value: otherObject)` link to the same (managed) targets.
-    private static func detachManagedCopies(_ content: _PropertyContent) -> _PropertyContent { content }
 }
 
 /// Collections whose elements can be read untyped (for `create(_:value:)`).

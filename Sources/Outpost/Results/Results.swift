@@ -122,9 +122,9 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         var q = query
         q.filters.append((parsed.predicate, args))
         q.suffixes += parsed.suffixes
-        let results = Results(realm: instance, table: table, query: q)
-        _ = try results.evaluate()  // reports unknown properties and type mismatches now
-        return results
+        // Building the SQL reports unknown properties and type mismatches now, without running the query.
+        if !table.isMissing { _ = try q.sql(table: table, realm: instance) }
+        return Results(realm: instance, table: table, query: q)
     }
 
     /// Results matching a predicate built by the type-safe query builder or the parser.
@@ -169,7 +169,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         default: fatalError("Cannot \(fn) property '\(property)': operation not supported for '\(p.typeDescription)' properties.")
         }
         guard let (sql, params) = try? query.sql(table: table, realm: instance) else { return .null }
-        let expr = p.type == .decimal128 ? "\(SQL.quote(property))" : SQL.quote(property)
+        let expr = SQL.quote(property)
         let full = "SELECT \(fn)(\(expr)) FROM \(table.sqlName) WHERE rowid IN (SELECT rid FROM (\(sql)))"
         if p.type == .decimal128 {
             // Decimal arithmetic in Swift, not as doubles.
