@@ -9,7 +9,22 @@ let package = Package(
         .library(name: "Outpost", targets: ["Outpost"]),
         .library(name: "OutpostTesting", targets: ["OutpostTesting"]),
         .library(name: "OutpostCoreTesting", targets: ["OutpostCoreTesting"]),
+        .library(name: "OutpostServer", targets: ["OutpostServer"]),
+        .library(name: "OutpostServerTesting", targets: ["OutpostServerTesting"]),
         .executable(name: "outpost-demo", targets: ["outpost-demo"]),
+        .executable(name: "outpost-server", targets: ["outpost-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -21,10 +36,42 @@ let package = Package(
         .target(name: "OutpostCoreTesting", dependencies: ["OutpostCore"]),
         // Test support shipped as product code: temporary databases, fixtures.
         .target(name: "OutpostTesting", dependencies: ["Outpost"]),
+        // The sync server as a library: HTTP + WebSocket, auth, rules, sync sessions, storage drivers.
+        .target(
+            name: "OutpostServer",
+            dependencies: [
+                "OutpostCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The server executable: parses arguments and configuration, runs the service. No logic.
+        .executableTarget(
+            name: "outpost-server",
+            dependencies: ["OutpostServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Server test support shipped as product code: protocol test client, in-process server, PostgreSQL setup,
+        // the storage conformance suite.
+        .target(
+            name: "OutpostServerTesting",
+            dependencies: [
+                "OutpostServer",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
         .executableTarget(name: "outpost-demo", dependencies: ["Outpost"]),
         // Benchmarks: each case runs beside its raw-SQLite baseline in the same process.
         .executableTarget(name: "outpost-bench", dependencies: ["Outpost", "CSQLite"], path: "Benchmarks/outpost-bench"),
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting", "OutpostCoreTesting"]),
+        .testTarget(name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting"]),
     ]
 )

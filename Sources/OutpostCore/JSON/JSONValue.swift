@@ -1,7 +1,7 @@
 import Foundation
 
 /// A small JSON model with exact integer/double/bool distinction, and a fast writer and reader.
-enum JSONValue: Hashable {
+package enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -11,13 +11,13 @@ enum JSONValue: Hashable {
     case object([String: JSONValue])
 
     /// Compact JSON text, object keys sorted.
-    var text: String {
+    package var text: String {
         var out = ""
         write(to: &out)
         return out
     }
 
-    func write(to out: inout String) {
+    package func write(to out: inout String) {
         switch self {
         case .null: out += "null"
         case .bool(let v): out += v ? "true" : "false"
@@ -48,7 +48,7 @@ enum JSONValue: Hashable {
         }
     }
 
-    static func writeString(_ s: String, to out: inout String) {
+    package static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -69,7 +69,7 @@ enum JSONValue: Hashable {
     }
 
     /// Parses JSON text; nil when it is not valid JSON.
-    static func parse(_ text: String) -> JSONValue? {
+    package static func parse(_ text: String) -> JSONValue? {
         var parser = JSONReader(bytes: Array(text.utf8))
         guard let value = parser.parseValue() else { return nil }
         parser.skipSpace()
@@ -78,19 +78,19 @@ enum JSONValue: Hashable {
 }
 
 /// A small recursive-descent JSON reader that keeps integers and doubles apart.
-struct JSONReader {
-    let bytes: [UInt8]
-    var index = 0
+package struct JSONReader {
+    package let bytes: [UInt8]
+    package var index = 0
 
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    mutating func skipSpace() {
+    package mutating func skipSpace() {
         while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
 
-    mutating func parseValue() -> JSONValue? {
+    package mutating func parseValue() -> JSONValue? {
         skipSpace()
         guard index < bytes.count else { return nil }
         switch bytes[index] {

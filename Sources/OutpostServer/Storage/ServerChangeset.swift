@@ -1,0 +1,56 @@
+import Foundation
+import OutpostCore
+
+/// One entry of an app's history: the effect of one integrated client changeset, one Data API request, or one
+/// compensating write, at one server version.
+public struct ServerChangeset: Sendable, Hashable, Codable {
+    public var serverVersion: Int64
+    public var draft: ServerChangesetDraft
+
+    public init(serverVersion: Int64, draft: ServerChangesetDraft) {
+        self.serverVersion = serverVersion
+        self.draft = draft
+    }
+}
+
+/// A changeset before it has a server version.
+public struct ServerChangesetDraft: Sendable, Hashable, Codable {
+    /// The client file it came from (0 for the server itself: Data API, admin API, compensations).
+    public var originFileIdent: Int64
+    /// The client version it had in its file (0 when it did not come from a client).
+    public var originClientVersion: Int64
+    public var timestamp: Date
+    /// When set, only this client file receives the changeset (compensating writes).
+    public var audience: Int64?
+    public var changes: [DocumentChange]
+
+    public init(
+        originFileIdent: Int64 = 0, originClientVersion: Int64 = 0, timestamp: Date = Date(), audience: Int64? = nil,
+        changes: [DocumentChange]
+    ) {
+        self.originFileIdent = originFileIdent
+        self.originClientVersion = originClientVersion
+        self.timestamp = timestamp
+        self.audience = audience
+        self.changes = changes
+    }
+}
+
+/// What happened to one document: its state before and after (nil when it did not exist), and which top-level
+/// fields changed. Sessions use `before` and `after` to decide whether the document enters, stays in or leaves
+/// each client's view.
+public struct DocumentChange: Sendable, Hashable, Codable {
+    public var collection: String
+    public var primaryKey: Value
+    public var before: Document?
+    public var after: Document?
+    public var changedFields: [String]
+
+    public init(collection: String, primaryKey: Value, before: Document?, after: Document?, changedFields: [String]) {
+        self.collection = collection
+        self.primaryKey = primaryKey
+        self.before = before
+        self.after = after
+        self.changedFields = changedFields
+    }
+}

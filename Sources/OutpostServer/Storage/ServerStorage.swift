@@ -1,0 +1,106 @@
+import OutpostCore
+
+/// Where the server keeps everything: each app's documents, users, refresh sessions, API keys, client files,
+/// the change history with its increasing server versions, and the server log.
+///
+/// Two drivers implement it — ``SQLiteStorage`` (the embedded default) and ``PostgresStorage`` — and one
+/// conformance suite (`StorageConformance` in OutpostServerTesting) runs against both.
+///
+/// Every method is safe to call from many tasks at once. Writes to documents and history happen only inside
+/// ``transaction(appId:_:)``, which the drivers serialise per app (across processes, for PostgreSQL): the server
+/// is the sequencer, and a transaction sees and assigns server versions one after another.
+public protocol ServerStorage: Sendable {
+    /// Creates tables and indexes when they do not exist yet. Called once before any other method.
+    func prepare() async throws
+
+    /// Releases connections. No method may be called afterwards.
+    func close() async throws
+
+    // MARK: Users, sessions, API keys
+
+    /// Stores a new user. Throws ``StorageError/Code/duplicate`` when the id or (provider, identity) exists.
+    func insertUser(_ user: StoredUser) async throws
+    func user(appId: String, id: String) async throws -> StoredUser?
+    func user(appId: String, provider: String, identity: String) async throws -> StoredUser?
+    /// Replaces a stored user (matched by app and id). Throws ``StorageError/Code/notFound`` when missing.
+    func updateUser(_ user: StoredUser) async throws
+    /// Deletes a user with their sessions and API keys; returns whether the user existed.
+    @discardableResult func deleteUser(appId: String, id: String) async throws -> Bool
+    func users(appId: String) async throws -> [StoredUser]
+
+    func insertSession(_ session: StoredSession) async throws
+    func session(appId: String, id: String) async throws -> StoredSession?
+    @discardableResult func deleteSession(appId: String, id: String) async throws -> Bool
+
+    func insertAPIKey(_ key: StoredAPIKey) async throws
+    func apiKeys(appId: String, userId: String) async throws -> [StoredAPIKey]
+    func apiKey(appId: String, id: String) async throws -> StoredAPIKey?
+    @discardableResult func deleteAPIKey(appId: String, id: String) async throws -> Bool
+
+    // MARK: Client files (sync)
+
+    /// Allocates a new client file identity with a random salt for a user's synced file.
+    func allocateClientFile(appId: String, userId: String) async throws -> ClientFile
+    func clientFile(appId: String, ident: Int64) async throws -> ClientFile?
+
+    // MARK: Documents and history
+
+    /// Runs `body` in one atomic transaction of the app: everything it writes becomes visible together, or
+    /// nothing does when it throws. Transactions of one app never overlap, also across server processes.
+    func transaction<T: Sendable>(
+        appId: String,
+        _ body: @Sendable (any StorageTransaction) async throws -> T
+    ) async throws -> T
+
+    /// The highest server version of the app's history (0 when empty).
+    func latestServerVersion(appId: String) async throws -> Int64
+
+    /// Changesets with `after < serverVersion <= upTo`, in increasing version order, at most `limit` of them.
+    func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset]
+
+    /// One document by primary key (outside any transaction).
+    func document(appId: String, collection: String, primaryKey: Value) async throws -> Document?
+
+    /// Every document of a collection, in primary-key order.
+    func documents(appId: String, collection: String) async throws -> [Document]
+
+    /// The names of the app's collections that hold at least one document.
+    func collections(appId: String) async throws -> [String]
+
+    /// A stream of `(appId, serverVersion)` announcements of committed transactions, from this process and —
+    /// for drivers that share a database between processes — from every other server process.
+    func changeNotifications() async throws -> AsyncStream<ChangeNotification>
+
+    // MARK: Settings and log
+
+    /// A small named value per app (for example the inferred schema), or nil.
+    func setting(appId: String, key: String) async throws -> JSONValue?
+    func setSetting(appId: String, key: String, value: JSONValue) async throws
+
+    /// Appends a record to the server log.
+    func appendLog(_ record: LogRecord) async throws
+    /// Log records, newest last, filtered by kind and time.
+    func logs(appId: String, kind: String?, since: Date?, until: Date?, limit: Int) async throws -> [LogRecord]
+}
+
+/// The operations available inside ``ServerStorage/transaction(appId:_:)``.
+public protocol StorageTransaction: Sendable {
+    /// The app's highest server version as seen by this transaction.
+    func latestServerVersion() async throws -> Int64
+
+    /// The documents with these primary keys that exist, keyed by primary key.
+    func documents(collection: String, primaryKeys: [Value]) async throws -> [Value: Document]
+
+    /// Inserts or replaces a document (its primary key is its `_id` field).
+    func putDocument(collection: String, _ document: Document) async throws
+
+    /// Deletes a document; returns whether it existed.
+    @discardableResult func deleteDocument(collection: String, primaryKey: Value) async throws -> Bool
+
+    /// Appends a changeset to the history with the next server version, which it returns.
+    func appendChangeset(_ changeset: ServerChangesetDraft) async throws -> Int64
+
+    /// The highest client version integrated from a client file (0 when none).
+    func integratedClientVersion(fileIdent: Int64) async throws -> Int64
+    func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws
+}

@@ -1,0 +1,43 @@
+import Foundation
+import OutpostCore
+
+/// A user of an app as the server stores it.
+public struct StoredUser: Sendable, Hashable, Codable {
+    public var appId: String
+    /// The user id (24 hex characters), as `%%user.id` in rules.
+    public var id: String
+    /// The auth provider: `anon-user`, `local-userpass` or `api-key`.
+    public var provider: String
+    /// The provider's identity: the email address for `local-userpass`, the user id for `anon-user`.
+    public var identity: String
+    /// The salted slow hash of the password (`local-userpass` only).
+    public var passwordHash: String?
+    /// False until an email/password user confirms (always true with auto-confirm).
+    public var confirmed: Bool
+    /// The confirmation token for unconfirmed users.
+    public var confirmationToken: String?
+    /// Profile data, as `%%user.data.*` (for example `email`).
+    public var data: Document
+    /// Custom user data, as `%%user.custom_data.*`.
+    public var customData: Document
+    public var disabled: Bool
+    public var createdAt: Date
+
+    public init(
+        appId: String, id: String, provider: String, identity: String, passwordHash: String? = nil,
+        confirmed: Bool = true, confirmationToken: String? = nil, data: Document = [:], customData: Document = [:],
+        disabled: Bool = false, createdAt: Date = Date()
+    ) {
+        self.appId = appId
+        self.id = id
+        self.provider = provider
+        self.identity = identity
+        self.passwordHash = passwordHash
+        self.confirmed = confirmed
+        self.confirmationToken = confirmationToken
+        self.data = data
+        self.customData = customData
+        self.disabled = disabled
+        self.createdAt = createdAt
+    }
+}
