@@ -23,16 +23,45 @@ public struct ServerChangesetDraft: Sendable, Hashable, Codable {
     /// When set, only this client file receives the changeset (compensating writes).
     public var audience: Int64?
     public var changes: [DocumentChange]
+    /// For a compensating write: what was refused, reported to the audience with error 231 when it downloads
+    /// this changeset (again after a reconnect if it had not integrated it yet).
+    public var compensation: Compensation?
 
     public init(
         originFileIdent: Int64 = 0, originClientVersion: Int64 = 0, timestamp: Date = Date(), audience: Int64? = nil,
-        changes: [DocumentChange]
+        changes: [DocumentChange], compensation: Compensation? = nil
     ) {
         self.originFileIdent = originFileIdent
         self.originClientVersion = originClientVersion
         self.timestamp = timestamp
         self.audience = audience
         self.changes = changes
+        self.compensation = compensation
+    }
+}
+
+/// The refused writes of one uploaded client changeset.
+public struct Compensation: Sendable, Hashable, Codable {
+    /// The client version of the changeset that held the refused writes.
+    public var rejectedClientVersion: Int64
+    public var rejections: [Rejection]
+
+    public init(rejectedClientVersion: Int64, rejections: [Rejection]) {
+        self.rejectedClientVersion = rejectedClientVersion
+        self.rejections = rejections
+    }
+
+    /// One refused write: the class, the object's primary key and why.
+    public struct Rejection: Sendable, Hashable, Codable {
+        public var table: String
+        public var primaryKey: Value
+        public var reason: String
+
+        public init(table: String, primaryKey: Value, reason: String) {
+            self.table = table
+            self.primaryKey = primaryKey
+            self.reason = reason
+        }
     }
 }
 
