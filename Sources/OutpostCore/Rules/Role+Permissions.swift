@@ -1,0 +1,55 @@
+extension Role {
+    /// Whether the role can read `document`: it matches `document_filters.read` or `document_filters.write`
+    /// (write access implies read access). An absent filter lets every document through.
+    public func canRead(_ document: Document, context: RuleContext) -> Bool {
+        let read = documentFilters.read?.evaluate(document, context: context) ?? true
+        return read || canWrite(document, context: context)
+    }
+
+    /// Whether the role can write `document` (checked on the document as it is after the write): it matches
+    /// `document_filters.write`. An absent filter lets every document through.
+    public func canWrite(_ document: Document, context: RuleContext) -> Bool {
+        documentFilters.write?.evaluate(document, context: context) ?? true
+    }
+
+    /// Whether the role can insert `document`: the `insert` permission and the write filter both allow it.
+    public func canInsert(_ document: Document, context: RuleContext) -> Bool {
+        insert.evaluate(document, context: context) && canWrite(document, context: context)
+    }
+
+    /// Whether the role can delete `document`: the `delete` permission and the write filter both allow it.
+    public func canDelete(_ document: Document, context: RuleContext) -> Bool {
+        delete.evaluate(document, context: context) && canWrite(document, context: context)
+    }
+
+    /// Whether the role can read a field (a name or a dotted path; its first part decides).
+    ///
+    /// `_id` is always readable. A field listed in ``fields`` uses its permission; any other field uses
+    /// ``additionalFields`` when present, else the top-level ``read`` and ``write``. Write implies read.
+    /// Expression permissions are evaluated against `document` when given, else without one.
+    public func canRead(field: String, document: Document? = nil, context: RuleContext = RuleContext()) -> Bool {
+        let name = Self.topLevel(field)
+        if name == "_id" { return true }
+        if let permission = fields[name] ?? additionalFields { return permission.canRead }
+        return Self.allows(read, document, context) || Self.allows(write, document, context)
+    }
+
+    /// Whether the role can write a field (a name or a dotted path; its first part decides).
+    ///
+    /// A field listed in ``fields`` uses its permission; any other field uses ``additionalFields`` when present,
+    /// else the top-level ``write``.
+    public func canWrite(field: String, document: Document? = nil, context: RuleContext = RuleContext()) -> Bool {
+        if let permission = fields[Self.topLevel(field)] ?? additionalFields { return permission.write }
+        return Self.allows(write, document, context)
+    }
+
+    private static func topLevel(_ field: String) -> String {
+        field.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? field
+    }
+
+    private static func allows(_ expression: RuleExpression?, _ document: Document?, _ context: RuleContext) -> Bool {
+        guard let expression else { return false }
+        if let document { return expression.evaluate(document, context: context) }
+        return expression.evaluate(context: context)
+    }
+}
