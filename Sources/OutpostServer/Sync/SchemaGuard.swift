@@ -1,0 +1,84 @@
+import OutpostCore
+
+/// Keeps uploads within the app's schema. In development mode the schema grows from what clients upload (new
+/// collections and fields are recorded); otherwise an upload that adds a collection or a field the configured
+/// schema does not have is refused with error 225 and the original's message shape.
+struct SchemaGuard {
+    let settings: SyncAppSettings
+
+    /// The fields each instruction writes, per collection, with the type of the value written.
+    static func writtenFields(_ changesets: [UploadChangeset]) -> [String: [String: Value]] {
+        var out: [String: [String: Value]] = [:]
+        for changeset in changesets {
+            for instruction in changeset.instructions {
+                let collection = instruction.className
+                var fields = out[collection] ?? [:]
+                switch instruction {
+                case .create(_, let pk, let doc):
+                    if fields["_id"] == nil { fields["_id"] = pk }
+                    for (k, v) in doc.fields where fields[k] == nil || fields[k] == .null { fields[k] = v }
+                case .set(_, _, let f, let v), .mapSet(_, _, let f, _, let v):
+                    if fields[f] == nil || fields[f] == .null { fields[f] = v }
+                case .listInsert(_, _, let f, _, let v), .listSet(_, _, let f, _, let v), .setAdd(_, _, let f, _, let v):
+                    if fields[f] == nil { fields[f] = .array([v]) }
+                default:
+                    if let f = instruction.field, fields[f] == nil { fields[f] = .null }
+                }
+                out[collection] = fields
+            }
+        }
+        return out
+    }
+
+    /// Checks the upload against the configured schema (development mode off). Returns the 225 error, if any.
+    func check(_ written: [String: [String: Value]]) -> SyncProtocolError? {
+        guard !settings.developmentMode else { return nil }
+        let suffix = "schema changes from clients are restricted when developer mode is disabled"
+        for collection in written.keys.sorted() {
+            guard let known = settings.schema[collection] else {
+                return SyncProtocolError(.invalidSchemaChange,
+                    "Invalid schema change (UPLOAD): non-breaking schema change: adding schema for Realm table \"\(collection)\", \(suffix)")
+            }
+            for (field, value) in written[collection]!.sorted(by: { $0.key < $1.key }) where known[field] == nil {
+                return SyncProtocolError(.invalidSchemaChange,
+                    "Invalid schema change (UPLOAD): non-breaking schema change: adding \"\(Self.typeName(value))\" column at field \"\(field)\" in schema \"\(collection)\", \(suffix)")
+            }
+        }
+        return nil
+    }
+
+    /// Adds what an upload writes to a recorded (development-mode) schema; returns nil when nothing is new.
+    static func merge(_ written: [String: [String: Value]], into recorded: [String: [String: String]]) -> [String: [String: String]]? {
+        var schema = recorded
+        var grew = false
+        for (collection, fields) in written {
+            var known = schema[collection] ?? [:]
+            for (field, value) in fields where known[field] == nil || (known[field] == "Mixed" && value != .null) {
+                known[field] = typeName(value)
+                grew = true
+            }
+            schema[collection] = known
+        }
+        return grew ? schema : nil
+    }
+
+    /// Realm's name for the column type a value needs.
+    static func typeName(_ value: Value) -> String {
+        switch value {
+        case .null: "Mixed"
+        case .bool: "Bool"
+        case .int: "Int"
+        case .float: "Float"
+        case .double: "Double"
+        case .string: "String"
+        case .data: "Binary"
+        case .date: "Timestamp"
+        case .objectId: "ObjectId"
+        case .decimal128: "Decimal128"
+        case .uuid: "UUID"
+        case .array: "List"
+        case .document: "Object"
+        case .link: "Link"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import OutpostCore
+
+extension ServerSession {
+    /// Binds the session: checks the mode and partition, allocates or checks the file identity, sets up the
+    /// view, and starts sending what the file has not downloaded yet.
+    func bind(
+        mode: SyncMode, partition: Value?, fileIdent: Int64?, salt: Int64?, cursor: DownloadCursor,
+        subscriptions: SubscriptionQuery?
+    ) async throws {
+        guard !isBound else { throw SyncProtocolError(.reuseOfSessionIdent, "Session \(id) is already bound") }
+        guard let settings = await engine.settings(appId: user.appId) else {
+            throw SyncProtocolError(.badAuthentication, "Unknown app '\(user.appId)'")
+        }
+        self.settings = settings
+        guard mode == settings.mode else {
+            throw mode == .flexible
+                ? SyncProtocolError(.switchToPartitionSync, "The server has partition-based sync enabled; flexible sync is not allowed")
+                : SyncProtocolError(.switchToFlexibleSync, "The server has flexible sync enabled; partition-based sync is not allowed")
+        }
+        var context = RuleContext(userId: user.userId, userData: user.data, customData: user.customData)
+        if mode == .partition {
+            let value = partition ?? .null
+            guard let p = settings.partition, p.accepts(value) else {
+                throw SyncProtocolError(.illegalRealmPath,
+                    "Illegal Realm path (BIND): serialized partition '\(value.extendedJSON.text)' is invalid")
+            }
+            context.partition = value
+            guard p.readPermission.evaluate(context: context) else {
+                throw SyncProtocolError(.permissionDenied,
+                    "Permission denied (BIND, IDENT): user '\(user.userId)' may not sync partition '\(value.extendedJSON.text)'")
+            }
+            canWrite = p.writePermission.evaluate(context: context)
+        }
+        self.fileIdent = try await identify(fileIdent: fileIdent, salt: salt)
+        view = SessionView(settings: settings, context: context)
+        if mode == .flexible, let subscriptions {
+            switch SubscriptionValidator(settings: settings).validate(subscriptions.queries) {
+            case .success(let queries):
+                view = view.replacingQueries(version: subscriptions.version, queries)
+            case .failure(let error):
+                await writer.send(.queryError(session: id, version: subscriptions.version, code: error.code, message: error.message))
+            }
+            latestQueryVersion = subscriptions.version
+        }
+        let latest = try await engine.hub.latestVersion(appId: user.appId)
+        guard cursor.serverVersion <= latest else {
+            throw SyncProtocolError(.badServerVersion,
+                "Bad server version: the file has downloaded version \(cursor.serverVersion) but the server's latest is \(latest)")
+        }
+        self.cursor = cursor
+        uploadAck = try await engine.storage.transaction(appId: user.appId) { [fileIdent = self.fileIdent] tx in
+            try await tx.integratedClientVersion(fileIdent: fileIdent)
+        }
+        isBound = true
+        await engine.hub.register(appId: user.appId, waker)
+        logger.debug("bound file \(self.fileIdent) at server version \(cursor.serverVersion)")
+        await sendDownloads()
+    }
+
+    private func identify(fileIdent: Int64?, salt: Int64?) async throws -> Int64 {
+        guard let fileIdent else {
+            let file = try await engine.storage.allocateClientFile(appId: user.appId, userId: user.userId)
+            await writer.send(.ident(session: id, fileIdent: file.ident, salt: file.salt))
+            return file.ident
+        }
+        guard let file = try await engine.storage.clientFile(appId: user.appId, ident: fileIdent), file.salt == salt else {
+            throw SyncProtocolError(.badClientFileIdent, "Bad client file identifier \(fileIdent) (IDENT)")
+        }
+        guard file.userId == user.userId else {
+            throw SyncProtocolError(.userMismatch, "User mismatch: client file \(fileIdent) belongs to another user")
+        }
+        return fileIdent
+    }
+}

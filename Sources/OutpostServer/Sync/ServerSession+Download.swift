@@ -1,0 +1,87 @@
+import Foundation
+import OutpostCore
+
+extension ServerSession {
+    /// Sends every server changeset after the session's cursor, filtered to its view, in batches. Compensating
+    /// writes addressed to this file are announced with error 231 right before the download that undoes them.
+    func sendDownloads() async {
+        do {
+            let latest = try await engine.hub.latestVersion(appId: user.appId)
+            while cursor.serverVersion < latest {
+                let batch = try await engine.hub.changesets(appId: user.appId, after: cursor.serverVersion, upTo: latest, limit: 256)
+                guard let last = batch.last else { break }
+                var out: [DownloadChangeset] = []
+                var instructionCount = 0
+                for changeset in batch {
+                    let draft = changeset.draft
+                    if let audience = draft.audience, audience != fileIdent { continue }
+                    let forced = draft.audience != nil
+                    let instructions = draft.changes.compactMap { view.instruction(for: $0, forced: forced) }
+                    if let compensation = draft.compensation, draft.audience == fileIdent {
+                        await announce(compensation, serverVersion: changeset.serverVersion)
+                    }
+                    guard !instructions.isEmpty else { continue }
+                    instructionCount += instructions.count
+                    out.append(DownloadChangeset(
+                        serverVersion: changeset.serverVersion, originFileIdent: draft.originFileIdent,
+                        originClientVersion: draft.originClientVersion,
+                        timestamp: Int64(draft.timestamp.timeIntervalSince1970 * 1000), instructions: instructions))
+                }
+                cursor = DownloadCursor(serverVersion: last.serverVersion, clientVersion: uploadAck)
+                await writer.send(.download(
+                    session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+                    queryVersion: view.queryVersion, batch: .steadyState, changesets: out))
+                engine.metrics.downloaded(instructions: instructionCount)
+            }
+        } catch {
+            logger.error("download failed: \(error)")
+            await fail(SyncProtocolError(.otherSessionError, "Internal server error while downloading; the session will be retried"))
+        }
+    }
+
+    /// Sends error 231 for a compensating write (the seed page's message; reasons per rejected object).
+    private func announce(_ compensation: Compensation, serverVersion: Int64) async {
+        let info = SyncErrorInfo(
+            session: id, code: .compensatingWrite, message: SyncEngine.compensatingWriteMessage, tryAgain: true,
+            action: .warning,
+            rejectedUpdates: compensation.rejections.map {
+                RejectedUpdate(table: $0.table, primaryKey: $0.primaryKey, reason: $0.reason)
+            },
+            compensatingWriteServerVersion: serverVersion, rejectedClientVersion: compensation.rejectedClientVersion)
+        await writer.send(.error(info))
+    }
+
+    /// Sends the bootstrap of a new subscription set: every document now in view in full, and a removal for
+    /// every document that was in the old view only. All batches but the last say `moreToCome`; the client applies
+    /// them together when the last arrives.
+    func sendBootstrap(from old: SessionView, to new: SessionView) async throws {
+        let collections = Set(old.queries.keys).union(new.queries.keys).sorted()
+        var instructions: [DownloadInstruction] = []
+        for collection in collections {
+            for document in try await engine.storage.documents(appId: user.appId, collection: collection) {
+                guard let pk = document["_id"] else { continue }
+                if new.isVisible(collection, document) {
+                    instructions.append(.upsert(className: collection, primaryKey: pk, fields: new.readableFields(collection, document)))
+                } else if old.isVisible(collection, document) {
+                    instructions.append(.erase(className: collection, primaryKey: pk))
+                }
+            }
+        }
+        let size = SyncProtocolLimits.maxInstructionsPerDownload
+        let latest = try await engine.hub.latestVersion(appId: user.appId)
+        var start = 0
+        repeat {
+            let end = min(start + size, instructions.count)
+            let isLast = end == instructions.count
+            let changesets = end > start
+                ? [DownloadChangeset(serverVersion: cursor.serverVersion, originFileIdent: 0, originClientVersion: 0,
+                                     timestamp: Int64(Date().timeIntervalSince1970 * 1000),
+                                     instructions: Array(instructions[start..<end]))]
+                : []
+            await writer.send(.download(
+                session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+                queryVersion: new.queryVersion, batch: isLast ? .lastInBatch : .moreToCome, changesets: changesets))
+            start = end
+        } while start < instructions.count
+    }
+}

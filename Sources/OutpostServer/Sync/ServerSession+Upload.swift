@@ -1,0 +1,142 @@
+import Foundation
+import OutpostCore
+
+extension ServerSession {
+    /// Integrates uploaded changesets in one storage transaction: changesets already integrated are skipped
+    /// (uploads are idempotent per file and client version); each object's change is judged; legal changes are
+    /// applied and recorded; illegal ones are recorded as a compensating changeset for this file alone.
+    func upload(_ changesets: [UploadChangeset]) async throws {
+        var fresh = changesets.filter { $0.clientVersion > uploadAck }.sorted { $0.clientVersion < $1.clientVersion }
+        guard !fresh.isEmpty else { return }
+        fresh = try checkPartition(fresh)
+        try await engine.checkSchema(settings: settings, changesets: fresh)
+
+        let file = fileIdent
+        let view = self.view!
+        let outcome = try await engine.storage.transaction(appId: user.appId) { tx in
+            try await Self.integrate(fresh, file: file, view: view, tx: tx)
+        }
+        uploadAck = max(uploadAck, outcome.integratedVersion)
+        engine.metrics.uploaded(changesets: fresh.count, rejected: outcome.rejections.count)
+        for (clientVersion, rejection) in outcome.rejections {
+            let line = "\"\(rejection.table)\": { \"\(rejection.primaryKey.plainText)\": \"\(rejection.reason.replacingOccurrences(of: "\"", with: "\\\""))\" }"
+            logger.info("compensating write for client version \(clientVersion): \(line)")
+            await engine.log(appId: user.appId, kind: "compensating_write", level: "info", line, details: .object([
+                "table": .string(rejection.table), "pk": rejection.primaryKey.extendedJSON, "reason": .string(rejection.reason),
+                "clientFile": .int(file), "clientVersion": .int(clientVersion), "userId": .string(user.userId),
+            ]))
+        }
+        if let version = outcome.latestVersion {
+            await engine.hub.announce(ChangeNotification(appId: user.appId, serverVersion: version))
+        }
+        await sendDownloads()
+    }
+
+    struct IntegrationOutcome: Sendable {
+        var integratedVersion: Int64
+        var latestVersion: Int64?
+        var rejections: [(Int64, Compensation.Rejection)]
+    }
+
+    struct ObjectKey: Hashable {
+        var collection: String
+        var primaryKey: Value
+    }
+
+    static func integrate(
+        _ changesets: [UploadChangeset], file: Int64, view: SessionView, tx: any StorageTransaction
+    ) async throws -> IntegrationOutcome {
+        let integrated = try await tx.integratedClientVersion(fileIdent: file)
+        var outcome = IntegrationOutcome(integratedVersion: integrated, latestVersion: nil, rejections: [])
+        var working: [ObjectKey: Document?] = [:]
+        let judge = WriteJudge(view: view)
+        for changeset in changesets where changeset.clientVersion > integrated {
+            // Group the instructions per object, keeping the order of first appearance.
+            var order: [ObjectKey] = []
+            var perObject: [ObjectKey: [SyncInstruction]] = [:]
+            for instruction in changeset.instructions {
+                let key = ObjectKey(collection: instruction.className, primaryKey: instruction.primaryKey)
+                if perObject[key] == nil { order.append(key) }
+                perObject[key, default: []].append(instruction)
+            }
+            // Load the objects not yet seen in this transaction, one query per collection.
+            let missing = Dictionary(grouping: order.filter { working[$0] == nil }, by: \.collection)
+            for (collection, keys) in missing {
+                let found = try await tx.documents(collection: collection, primaryKeys: keys.map(\.primaryKey))
+                for key in keys { working[key] = .some(found[key.primaryKey]) }
+            }
+            var accepted: [DocumentChange] = []
+            var compensations: [DocumentChange] = []
+            var rejections: [Compensation.Rejection] = []
+            for key in order {
+                let before = working[key] ?? nil
+                let result = InstructionApplier.apply(perObject[key]!, to: before)
+                guard result.document != before else { continue }
+                if let reason = judge.reason(collection: key.collection, primaryKey: key.primaryKey, before: before,
+                                             after: result.document, changed: result.changedFields) {
+                    rejections.append(.init(table: key.collection, primaryKey: key.primaryKey, reason: reason))
+                    compensations.append(DocumentChange(collection: key.collection, primaryKey: key.primaryKey,
+                                                        before: nil, after: before, changedFields: []))
+                    continue
+                }
+                if let after = result.document {
+                    try await tx.putDocument(collection: key.collection, after)
+                } else {
+                    try await tx.deleteDocument(collection: key.collection, primaryKey: key.primaryKey)
+                }
+                working[key] = .some(result.document)
+                accepted.append(DocumentChange(collection: key.collection, primaryKey: key.primaryKey, before: before,
+                                               after: result.document, changedFields: result.changedFields.sorted()))
+            }
+            let timestamp = Date(timeIntervalSince1970: Double(changeset.timestamp) / 1000)
+            if !accepted.isEmpty {
+                outcome.latestVersion = try await tx.appendChangeset(ServerChangesetDraft(
+                    originFileIdent: file, originClientVersion: changeset.clientVersion, timestamp: timestamp, changes: accepted))
+            }
+            if !rejections.isEmpty {
+                outcome.latestVersion = try await tx.appendChangeset(ServerChangesetDraft(
+                    originFileIdent: 0, originClientVersion: 0, timestamp: Date(), audience: file, changes: compensations,
+                    compensation: Compensation(rejectedClientVersion: changeset.clientVersion, rejections: rejections)))
+                outcome.rejections += rejections.map { (changeset.clientVersion, $0) }
+            }
+            outcome.integratedVersion = changeset.clientVersion
+        }
+        try await tx.setIntegratedClientVersion(fileIdent: file, outcome.integratedVersion)
+        return outcome
+    }
+
+    /// Partition-based sync: writes need the partition's write permission, and objects must carry the bound
+    /// partition value in the partition key field (error 212 otherwise, as the original). Created objects without
+    /// the field get it filled in.
+    private func checkPartition(_ changesets: [UploadChangeset]) throws(SyncProtocolError) -> [UploadChangeset] {
+        guard settings.mode == .partition, let p = settings.partition else { return changesets }
+        guard canWrite else {
+            throw SyncProtocolError(.permissionDenied,
+                "Permission denied (UPLOAD): user '\(user.userId)' may not write to partition '\((view.context.partition ?? .null).extendedJSON.text)'")
+        }
+        let expected = view.context.partition ?? .null
+        for changeset in changesets {
+            for instruction in changeset.instructions {
+                let found: Value?
+                switch instruction {
+                case .create(_, _, let fields): found = fields[p.key]
+                case .set(_, _, let f, let v) where f == p.key: found = v
+                default: found = nil
+                }
+                if let found, found != expected {
+                    throw SyncProtocolError(.badChangeset,
+                        "failed to validate upload changesets: SET instruction had incorrect partition value for key \"\(p.key)\" { expectedPartition: \(expected.plainText), foundPartition: \(found.plainText) }")
+                }
+            }
+        }
+        return changesets.map { changeset in
+            var changeset = changeset
+            changeset.instructions = changeset.instructions.map { instruction in
+                guard case .create(let c, let pk, var fields) = instruction, fields[p.key] == nil else { return instruction }
+                fields[p.key] = expected
+                return .create(className: c, primaryKey: pk, fields: fields)
+            }
+            return changeset
+        }
+    }
+}

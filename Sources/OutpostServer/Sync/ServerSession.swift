@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import OutpostCore
+
+/// One bound sync session: one client file of one user, multiplexed on a connection.
+///
+/// A session handles its events one at a time on its own task — the client's messages in order, and wakes when
+/// the app has new server versions — so uploads, subscription changes and downloads never interleave.
+final class ServerSession: @unchecked Sendable {
+    // All mutable state is confined to the task running `run()`; other tasks only call `enqueue`/`finish`,
+    // which go through the AsyncStream continuation (itself thread-safe).
+    enum Event: Sendable {
+        case message(ClientMessage)
+        case wake
+    }
+
+    let id: Int64
+    let engine: SyncEngine
+    let user: AuthenticatedUser
+    let writer: FrameWriter
+    let logger: Logger
+    private let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private(set) var waker: SessionWaker!
+
+    var settings: SyncAppSettings!
+    var fileIdent: Int64 = 0
+    var view: SessionView!
+    var cursor = DownloadCursor.start
+    var uploadAck: Int64 = 0
+    var latestQueryVersion: Int64 = 0
+    var isBound = false
+    /// Set after a session-level error: further messages other than `unbind` are ignored.
+    var hasFailed = false
+    var canWrite = true
+
+    init(id: Int64, engine: SyncEngine, user: AuthenticatedUser, writer: FrameWriter, logger: Logger) {
+        self.id = id
+        self.engine = engine
+        self.user = user
+        self.writer = writer
+        var logger = logger
+        logger[metadataKey: "session"] = "\(id)"
+        self.logger = logger
+        (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        let continuation = self.continuation
+        waker = SessionWaker { continuation.yield(.wake) }
+    }
+
+    func enqueue(_ message: ClientMessage) {
+        continuation.yield(.message(message))
+    }
+
+    /// Ends the session after the events already queued.
+    func finish() {
+        continuation.finish()
+    }
+
+    /// Handles events until the session ends.
+    func run() async {
+        for await event in events {
+            switch event {
+            case .wake:
+                waker.consumed()
+                guard isBound, !hasFailed else { continue }
+                await sendDownloads()
+            case .message(let message):
+                await handle(message)
+            }
+        }
+        if isBound { await engine.hub.unregister(appId: user.appId, waker) }
+    }
+
+    private func handle(_ message: ClientMessage) async {
+        if case .unbind = message {
+            await writer.send(.unbound(session: id))
+            finish()
+            return
+        }
+        guard !hasFailed else { return }
+        do {
+            switch message {
+            case .bind(_, let mode, let partition, let ident, let salt, let cursor, let subs):
+                try await bind(mode: mode, partition: partition, fileIdent: ident, salt: salt, cursor: cursor, subscriptions: subs)
+            case .query(_, let subs):
+                try requireBound()
+                await changeQuery(subs)
+            case .upload(_, let changesets):
+                try requireBound()
+                try await upload(changesets)
+            case .mark(_, let requestId):
+                try requireBound()
+                await sendDownloads()
+                await writer.send(.mark(session: id, requestId: requestId, serverVersion: cursor.serverVersion))
+            case .unbind, .ping:
+                break
+            }
+        } catch let error as SyncProtocolError {
+            await fail(error)
+        } catch {
+            logger.error("sync session failed: \(error)")
+            await fail(SyncProtocolError(.otherSessionError, "Internal server error; the session will be retried"))
+        }
+    }
+
+    private func requireBound() throws(SyncProtocolError) {
+        guard isBound else { throw SyncProtocolError(.badMessageOrder, "Bad message order: the session is not bound yet") }
+    }
+
+    /// Reports a session-level error and stops serving the session (the client unbinds).
+    func fail(_ error: SyncProtocolError) async {
+        hasFailed = true
+        let transient = error.code == .otherSessionError
+        let info = SyncErrorInfo(
+            session: id, code: error.code, message: error.message, tryAgain: transient,
+            action: transient ? .transient : .applicationBug)
+        logger.warning("sync session error \(error.code.rawValue): \(error.message)")
+        await engine.log(appId: user.appId, kind: "sync", level: "warning", "session error \(error.code.rawValue): \(error.message)")
+        await writer.send(.error(info))
+    }
+}

@@ -1,0 +1,88 @@
+import OutpostCore
+
+/// What one session may see and write: its subscription queries (flexible) or partition (partition-based), and
+/// the role chosen once per collection for the session (reference/sync.md §4.3).
+final class SessionView: @unchecked Sendable {
+    // Confined to the owning session's task; never shared.
+    let settings: SyncAppSettings
+    let context: RuleContext
+    private(set) var queryVersion: Int64
+    private(set) var queries: [String: QueryPredicate]
+    private var roles: [String: RoleChoice] = [:]
+    private let evaluator = QueryEvaluator()
+
+    init(settings: SyncAppSettings, context: RuleContext, queryVersion: Int64 = 0, queries: [String: QueryPredicate] = [:]) {
+        self.settings = settings
+        self.context = context
+        self.queryVersion = queryVersion
+        self.queries = queries
+    }
+
+    /// A copy with another subscription set (the role choices carry over: they are per session).
+    func replacingQueries(version: Int64, _ queries: [String: QueryPredicate]) -> SessionView {
+        let view = SessionView(settings: settings, context: context, queryVersion: version, queries: queries)
+        view.roles = roles
+        return view
+    }
+
+    /// The role for a collection, chosen on first use and kept for the session.
+    func role(for collection: String) -> RoleChoice {
+        if let choice = roles[collection] { return choice }
+        let choice = settings.rules.role(forCollection: collection, context: context, forSync: true)
+        roles[collection] = choice
+        return choice
+    }
+
+    /// Whether a document matches the session's subscriptions (flexible) or partition (partition-based).
+    func matchesQuery(_ collection: String, _ document: Document) -> Bool {
+        switch settings.mode {
+        case .flexible:
+            guard let predicate = queries[collection] else { return false }
+            return (try? evaluator.matches(predicate, document)) ?? false
+        case .partition:
+            guard let key = settings.partition?.key else { return false }
+            return (document[key] ?? .null) == (context.partition ?? .null)
+        }
+    }
+
+    /// Whether the client receives the document: it is in the query view and the role may read it.
+    func isVisible(_ collection: String, _ document: Document) -> Bool {
+        guard matchesQuery(collection, document) else { return false }
+        if settings.mode == .partition { return true }
+        guard let role = role(for: collection).role else { return false }
+        return role.canRead(document, context: context)
+    }
+
+    /// The fields of a document the role lets the client read.
+    func readableFields(_ collection: String, _ document: Document, only names: [String]? = nil) -> Document {
+        let keys = names ?? Array(document.fields.keys)
+        guard settings.mode == .flexible, let role = role(for: collection).role else {
+            return Document(Dictionary(uniqueKeysWithValues: keys.compactMap { k in document[k].map { (k, $0) } }))
+        }
+        var out: [String: Value] = [:]
+        for key in keys where role.canRead(field: key, document: document, context: context) {
+            out[key] = document[key] ?? .null
+        }
+        return Document(out)
+    }
+
+    /// What the client must be told about one change of the server's history.
+    ///
+    /// - Parameter forced: for compensating writes addressed to this client: the object is restored in full, or
+    ///   removed when the client may not see it.
+    func instruction(for change: DocumentChange, forced: Bool = false) -> DownloadInstruction? {
+        let collection = change.collection
+        let wasVisible = change.before.map { isVisible(collection, $0) } ?? false
+        let isVisibleNow = change.after.map { isVisible(collection, $0) } ?? false
+        if let after = change.after, isVisibleNow {
+            if wasVisible && !forced {
+                let fields = readableFields(collection, after, only: change.changedFields)
+                if fields.fields.isEmpty { return nil }
+                return .upsert(className: collection, primaryKey: change.primaryKey, fields: fields)
+            }
+            return .upsert(className: collection, primaryKey: change.primaryKey, fields: readableFields(collection, after))
+        }
+        if wasVisible || forced { return .erase(className: collection, primaryKey: change.primaryKey) }
+        return nil
+    }
+}

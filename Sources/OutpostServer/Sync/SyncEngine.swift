@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import OutpostCore
+
+/// The sync server: serves sync connections for every app whose settings it can find, integrates uploads into
+/// the storage's history, and pushes new server versions to every session of the app — including versions
+/// committed by other server processes sharing the same database.
+///
+/// Call ``run()`` (for example as a service) so that changes from other processes reach this process's sessions.
+public final class SyncEngine: SyncConnectionHandler {
+    /// The seed page's client message for error 231.
+    public static let compensatingWriteMessage =
+        "Client attempted a write that is outside of permissions or query filters; it has been reverted"
+
+    let storage: any ServerStorage
+    let hub: SyncHub
+    let logger: Logger
+    let metrics = SyncMetrics()
+    let maxSessionsPerConnection = 256
+    private let settingsProvider: @Sendable (String) async -> SyncAppSettings?
+
+    /// - Parameters:
+    ///   - storage: where documents and history live.
+    ///   - settings: the sync settings of an app by id (nil for an unknown app).
+    public init(storage: any ServerStorage, logger: Logger = Logger(label: "outpost.sync"),
+                settings: @escaping @Sendable (String) async -> SyncAppSettings?) {
+        self.storage = storage
+        self.hub = SyncHub(storage: storage)
+        self.logger = logger
+        self.settingsProvider = settings
+    }
+
+    public func serve(_ connection: SyncConnection) async {
+        var logger = logger
+        logger[metadataKey: "peer"] = "\(connection.remoteAddress)"
+        logger[metadataKey: "user"] = "\(connection.user.userId)"
+        metrics.connectionOpened()
+        defer { metrics.connectionClosed() }
+        await SyncConnectionLoop(engine: self, connection: connection, logger: logger).run()
+    }
+
+    /// Forwards the storage's change notifications (from every process) to the sessions until cancelled.
+    public func run() async throws {
+        let notifications = try await storage.changeNotifications()
+        for await note in notifications {
+            await hub.announce(note)
+        }
+    }
+
+    /// Tells the engine that an app's history grew outside a sync session (Data API, admin API) in this process.
+    public func announce(appId: String, serverVersion: Int64) async {
+        await hub.announce(ChangeNotification(appId: appId, serverVersion: serverVersion))
+    }
+
+    /// The number of sessions currently bound, for the admin API.
+    public var activeConnections: Int { metrics.openConnections }
+
+    func settings(appId: String) async -> SyncAppSettings? {
+        await settingsProvider(appId)
+    }
+
+    func log(appId: String, kind: String, level: String, _ message: String, details: JSONValue? = nil) async {
+        do {
+            try await storage.appendLog(LogRecord(appId: appId, kind: kind, level: level, message: message, details: details))
+        } catch {
+            logger.error("could not write the server log: \(error)")
+        }
+    }
+
+    /// Checks an upload against the schema (development mode off) or records what it adds (development mode on).
+    func checkSchema(settings: SyncAppSettings, changesets: [UploadChangeset]) async throws {
+        let written = SchemaGuard.writtenFields(changesets)
+        if let error = SchemaGuard(settings: settings).check(written) {
+            await log(appId: settings.appId, kind: "schema", level: "error", error.message)
+            throw error
+        }
+        guard settings.developmentMode else { return }
+        let recorded = try await recordedSchema(appId: settings.appId)
+        if let grown = SchemaGuard.merge(written, into: recorded) {
+            let json = JSONValue.object(grown.mapValues { .object($0.mapValues { .string($0) }) })
+            try await storage.setSetting(appId: settings.appId, key: "schema", value: json)
+        }
+    }
+
+    /// The schema development mode has recorded: collection → field → type name.
+    public func recordedSchema(appId: String) async throws -> [String: [String: String]] {
+        guard case .object(let collections)? = try await storage.setting(appId: appId, key: "schema") else { return [:] }
+        var out: [String: [String: String]] = [:]
+        for (name, fields) in collections {
+            guard case .object(let f) = fields else { continue }
+            out[name] = f.compactMapValues { if case .string(let s) = $0 { s } else { nil } }
+        }
+        return out
+    }
+}

@@ -1,0 +1,92 @@
+import OutpostCore
+import Synchronization
+
+/// Fans new server versions out to the sessions of each app and keeps the most recent changesets of each app in
+/// memory, so that a commit seen by a hundred sessions is read from storage once.
+actor SyncHub {
+    private let storage: any ServerStorage
+    private var latest: [String: Int64] = [:]
+    private var recent: [String: [ServerChangeset]] = [:]
+    private var listeners: [String: [ObjectIdentifier: SessionWaker]] = [:]
+    private let cacheLimit = 4_096
+
+    init(storage: any ServerStorage) {
+        self.storage = storage
+    }
+
+    /// Registers a session's waker for an app's new versions.
+    func register(appId: String, _ waker: SessionWaker) {
+        listeners[appId, default: [:]][ObjectIdentifier(waker)] = waker
+    }
+
+    func unregister(appId: String, _ waker: SessionWaker) {
+        listeners[appId]?[ObjectIdentifier(waker)] = nil
+    }
+
+    /// The newest server version known for an app.
+    func latestVersion(appId: String) async throws -> Int64 {
+        if let v = latest[appId] { return v }
+        let v = try await storage.latestServerVersion(appId: appId)
+        latest[appId] = max(latest[appId] ?? 0, v)
+        return latest[appId]!
+    }
+
+    /// Records that an app reached a version (from this process or another) and wakes its sessions.
+    func announce(_ note: ChangeNotification) {
+        guard note.serverVersion > (latest[note.appId] ?? 0) else { return }
+        latest[note.appId] = note.serverVersion
+        for waker in (listeners[note.appId] ?? [:]).values { waker.wake() }
+    }
+
+    /// Changesets with `after < version <= upTo`, from memory when they are recent, else from storage.
+    func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset] {
+        if let cached = recent[appId], let first = cached.first, first.serverVersion <= after + 1,
+            let last = cached.last, last.serverVersion >= upTo
+        {
+            let start = cached.firstIndex { $0.serverVersion > after } ?? cached.endIndex
+            return Array(cached[start...].prefix { $0.serverVersion <= upTo }.prefix(limit))
+        }
+        let loaded = try await storage.changesets(appId: appId, after: after, upTo: upTo, limit: limit)
+        remember(appId: appId, loaded)
+        return loaded
+    }
+
+    private func remember(appId: String, _ changesets: [ServerChangeset]) {
+        guard let first = changesets.first else { return }
+        var cached = recent[appId] ?? []
+        if let last = cached.last, last.serverVersion + 1 >= first.serverVersion {
+            cached.append(contentsOf: changesets.filter { $0.serverVersion > last.serverVersion })
+        } else if cached.isEmpty || first.serverVersion > (cached.last?.serverVersion ?? 0) {
+            cached = changesets
+        } else {
+            return
+        }
+        if cached.count > cacheLimit { cached.removeFirst(cached.count - cacheLimit) }
+        recent[appId] = cached
+    }
+}
+
+/// Wakes one session when its app has a new version. Wakes coalesce: a session that has not yet handled the last
+/// wake is not woken again.
+final class SessionWaker: Sendable {
+    private let pending = Mutex(false)
+    private let signal: @Sendable () -> Void
+
+    init(signal: @escaping @Sendable () -> Void) {
+        self.signal = signal
+    }
+
+    func wake() {
+        let shouldSignal = pending.withLock { queued in
+            if queued { return false }
+            queued = true
+            return true
+        }
+        if shouldSignal { signal() }
+    }
+
+    /// Called by the session when it starts handling a wake.
+    func consumed() {
+        pending.withLock { $0 = false }
+    }
+}

@@ -1,0 +1,76 @@
+import Synchronization
+
+/// Received frames of a ``SyncTestClient``, waited for with a timeout.
+actor Inbox {
+    private var buffer: [String] = []
+    private var waiter: CheckedContinuation<String, any Error>?
+    private var isOpen = false
+    private var openWaiter: CheckedContinuation<Void, any Error>?
+    private(set) var closeReason: String??
+    private var closeWaiters: [CheckedContinuation<String?, Never>] = []
+
+    func opened() {
+        isOpen = true
+        openWaiter?.resume()
+        openWaiter = nil
+    }
+
+    func received(_ text: String) {
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: text)
+        } else {
+            buffer.append(text)
+        }
+    }
+
+    func closed(_ reason: String?) {
+        closeReason = .some(reason)
+        waiter?.resume(throwing: SyncTestClient.ClientError.closed(reason))
+        waiter = nil
+        openWaiter?.resume(throwing: SyncTestClient.ClientError.closed(reason))
+        openWaiter = nil
+        for w in closeWaiters { w.resume(returning: reason) }
+        closeWaiters = []
+    }
+
+    func waitUntilOpen() async throws {
+        if isOpen { return }
+        if case .some(let reason) = closeReason { throw SyncTestClient.ClientError.closed(reason) }
+        try await withCheckedThrowingContinuation { openWaiter = $0 }
+    }
+
+    func next(timeout: Duration) async throws -> String {
+        if !buffer.isEmpty { return buffer.removeFirst() }
+        if case .some(let reason) = closeReason { throw SyncTestClient.ClientError.closed(reason) }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.expire(timeout)
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { waiter = $0 }
+    }
+
+    private func expire(_ timeout: Duration) {
+        waiter?.resume(throwing: SyncTestClient.ClientError.timeout(timeout))
+        waiter = nil
+    }
+
+    func waitForClose(timeout: Duration) async throws -> String? {
+        if case .some(let reason) = closeReason { return reason }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.closed("timeout waiting for close")
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { closeWaiters.append($0) }
+    }
+}
+
+/// A value behind a mutex.
+final class LockedBox<T: Sendable>: Sendable {
+    private let mutex: Mutex<T>
+    init(_ value: T) { mutex = Mutex(value) }
+    func get() -> T { mutex.withLock { $0 } }
+    func set(_ value: T) { mutex.withLock { $0 = value } }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import OutpostCore
+import Testing
+
+@Suite struct ExtendedJSONTests {
+    static let sample: Document = [
+        "_id": .objectId("641382026852d9220b2e2bbf"), "int": .int(42), "double": .double(2.5), "whole": .double(3),
+        "nan": .double(.nan), "string": .string("héllo \"q\""), "bool": .bool(true), "null": .null,
+        "date": .date(Date(timeIntervalSince1970: 1_700_000_000.123)), "data": .data(Data([0, 1, 255])),
+        "uuid": .uuid(UUID(uuidString: "01234567-9ABC-4DEF-9012-3456789ABCDE")!),
+        "dec": .decimal128("12.345"), "list": .array([.int(1), .string("a")]),
+        "embedded": .document(["city": .string("Oslo")]), "link": .link(className: "Dog", primaryKey: .int(7)),
+    ]
+
+    @Test func roundTripsEveryValueType() throws {
+        let text = Self.sample.extendedJSONText
+        let back = try Document(extendedJSONText: text)
+        for key in Self.sample.sortedKeys where key != "nan" {
+            #expect(back[key] == Self.sample[key], "field \(key)")
+        }
+        guard case .double(let nan)? = back["nan"] else { Issue.record("nan lost its type"); return }
+        #expect(nan.isNaN)
+    }
+
+    @Test func integralDoublesKeepTheirTypeThroughCodable() throws {
+        let data = try JSONEncoder().encode(Self.sample)
+        let back = try JSONDecoder().decode(Document.self, from: data)
+        #expect(back["whole"] == .double(3))
+        #expect(back["int"] == .int(42))
+        #expect(back["_id"] == Self.sample["_id"])
+    }
+
+    @Test func acceptsCanonicalForms() throws {
+        let doc = try Document(extendedJSONText: """
+            {"a": {"$numberLong": "9007199254740993"}, "b": {"$numberInt": "-3"}, "c": {"$date": "2024-01-02T03:04:05.678Z"},
+             "d": {"$binary": {"base64": "ASNFZ4mrze8BI0VniavN7w==", "subType": "04"}}}
+            """)
+        #expect(doc["a"] == .int(9_007_199_254_740_993))
+        #expect(doc["b"] == .int(-3))
+        #expect(doc["c"] == .date(Date(timeIntervalSince1970: 1_704_164_645.678)))
+        #expect(doc["d"] == .uuid(UUID(uuidString: "01234567-89AB-CDEF-0123-456789ABCDEF")!))
+    }
+
+    @Test(arguments: [
+        ("not json", "Invalid Extended JSON at $: the text is not valid JSON"),
+        ("[1]", "Invalid Extended JSON at $: expected an object"),
+        ("{\"a\": {\"$oid\": \"xyz\"}}", "Invalid Extended JSON at a: $oid 'xyz' is not 24 hexadecimal characters"),
+        ("{\"a\": {\"b\": {\"$numberLong\": \"1.5\"}}}", "Invalid Extended JSON at a.b: $numberLong '1.5' is not an integer"),
+        ("{\"a\": [1, {\"$uuid\": \"nope\"}]}", "Invalid Extended JSON at a[1]: $uuid 'nope' is not a UUID"),
+        ("{\"a\": {\"$where\": 1}}", "Invalid Extended JSON at a: unknown Extended JSON key '$where'"),
+        ("{\"$set\": 1}", "Invalid Extended JSON at $: expected a document, found an Extended JSON value"),
+    ])
+    func badInputNamesThePath(text: String, message: String) {
+        #expect {
+            _ = try Document(extendedJSONText: text)
+        } throws: { error in
+            (error as? ValueError)?.message == message && (error as? ValueError)?.code == .invalidExtendedJSON
+        }
+    }
+}

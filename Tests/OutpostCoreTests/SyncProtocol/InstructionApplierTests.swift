@@ -1,0 +1,69 @@
+import OutpostCore
+import Testing
+
+@Suite struct InstructionApplierTests {
+    let pk = Value.int(1)
+
+    @Test func createSetAndErase() {
+        let created = InstructionApplier.apply([.create(className: "A", primaryKey: pk, fields: ["x": .int(1)])], to: nil)
+        #expect(created.document == ["_id": pk, "x": .int(1)])
+        #expect(created.changedFields == ["_id", "x"])
+        let updated = InstructionApplier.apply([.set(className: "A", primaryKey: pk, field: "x", value: .int(2))], to: created.document)
+        #expect(updated.document?["x"] == .int(2))
+        #expect(updated.changedFields == ["x"])
+        let erased = InstructionApplier.apply([.erase(className: "A", primaryKey: pk)], to: updated.document)
+        #expect(erased.document == nil)
+    }
+
+    @Test func deleteWins() {
+        let outcome = InstructionApplier.apply([.set(className: "A", primaryKey: pk, field: "x", value: .int(2))], to: nil)
+        #expect(outcome.document == nil)
+        #expect(outcome.changedFields.isEmpty)
+    }
+
+    @Test func primaryKeyCannotBeChanged() {
+        let doc: Document = ["_id": pk]
+        let outcome = InstructionApplier.apply([.set(className: "A", primaryKey: pk, field: "_id", value: .int(9))], to: doc)
+        #expect(outcome.document == doc)
+    }
+
+    @Test func listOperationsClampAndIgnoreOutOfRange() {
+        var doc: Document? = ["_id": pk, "l": .array([.int(1), .int(2)])]
+        doc = InstructionApplier.apply([
+            .listInsert(className: "A", primaryKey: pk, field: "l", index: 99, value: .int(3)),
+            .listSet(className: "A", primaryKey: pk, field: "l", index: 50, value: .int(0)),
+            .listErase(className: "A", primaryKey: pk, field: "l", index: 50),
+            .listMove(className: "A", primaryKey: pk, field: "l", from: 0, to: 99),
+        ], to: doc).document
+        #expect(doc?["l"] == .array([.int(2), .int(3), .int(1)]))
+    }
+
+    @Test func setsAndMaps() {
+        var doc: Document? = ["_id": pk]
+        doc = InstructionApplier.apply([
+            .setAdd(className: "A", primaryKey: pk, field: "s", value: .int(1)),
+            .setAdd(className: "A", primaryKey: pk, field: "s", value: .int(1)),
+            .setAdd(className: "A", primaryKey: pk, field: "s", value: .int(2)),
+            .setRemove(className: "A", primaryKey: pk, field: "s", value: .int(1)),
+            .mapSet(className: "A", primaryKey: pk, field: "m", key: "a", value: .int(1)),
+            .mapSet(className: "A", primaryKey: pk, field: "m", key: "b", value: .int(2)),
+            .mapErase(className: "A", primaryKey: pk, field: "m", key: "a"),
+        ], to: doc).document
+        #expect(doc?["s"] == .array([.int(2)]))
+        #expect(doc?["m"] == .document(["b": .int(2)]))
+        doc = InstructionApplier.apply([.clear(className: "A", primaryKey: pk, field: "m"),
+                                        .clear(className: "A", primaryKey: pk, field: "s")], to: doc).document
+        #expect(doc?["m"] == .document([:]))
+        #expect(doc?["s"] == .array([]))
+    }
+
+    /// Two clients append to the same list concurrently; the server applies both in its order, so both survive,
+    /// and every replica that applies the server's results in order ends with the same list.
+    @Test func concurrentAppendsBothSurvive() {
+        let start: Document = ["_id": pk, "l": .array([.string("x")])]
+        let fromA: [SyncInstruction] = [.listInsert(className: "A", primaryKey: pk, field: "l", index: 1, value: .string("a"))]
+        let fromB: [SyncInstruction] = [.listInsert(className: "A", primaryKey: pk, field: "l", index: 1, value: .string("b"))]
+        let server = InstructionApplier.apply(fromA, to: InstructionApplier.apply(fromB, to: start).document).document
+        #expect(server?["l"] == .array([.string("x"), .string("b"), .string("a")]))
+    }
+}
