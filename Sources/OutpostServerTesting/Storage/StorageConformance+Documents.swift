@@ -32,6 +32,13 @@ extension StorageConformance {
                         try Expect.that(v == 0 && v.sign == .minus, "-0.0 keeps its sign")
                     }
                 }
+                // Extended JSON has no float type: a float is stored as a double of the same value.
+                try await storage.transaction(appId: app) { tx in
+                    try await tx.putDocument(collection: "Floats", ["_id": .int(1), "f": .float(1.25)])
+                }
+                try Expect.equal(
+                    try await storage.document(appId: app, collection: "Floats", primaryKey: .int(1)),
+                    ["_id": .int(1), "f": .double(1.25)], "a float reads back as a double")
                 let all = try await storage.documents(appId: app, collection: "Every")
                 try Expect.equal(Set(all), Set(documents), "collection listing")
                 let inHistory = try await storage.transaction(appId: app) { tx in

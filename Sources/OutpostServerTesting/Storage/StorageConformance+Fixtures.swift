@@ -39,7 +39,6 @@ extension StorageConformance {
             "hugeDouble": .double(1.7976931348623157e308),
             "tenth": .double(0.1),
             "infinity": .double(.infinity),
-            "float": .float(1.25),
             "string": .string("héllo \"wörld\" 🚀 \n\t' ; --"),
             "empty": .string(""),
             "decimal": .decimal128(try! Decimal128(string: "1234567890.0987654321")),

@@ -95,9 +95,10 @@ public final class PostgresStorage: ServerStorage {
             throw error
         } catch let error as PSQLError {
             throw Self.storageError(error, what: what)
-        } catch {
-            throw StorageError(.database, "could not \(what): \(type(of: error))", underlying: error)
+        } catch let error as PostgresDecodingError {
+            throw StorageError(.database, "could not \(what): a column has an unexpected type", underlying: error)
         }
+        // Anything else (a transaction body's own error, cancellation) passes through unchanged.
     }
 
     static func storageError(_ error: PSQLError, what: String) -> StorageError {

@@ -69,9 +69,10 @@ public final class SQLiteStorage: ServerStorage {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw StorageError(.duplicate, "could not \(what): a record with the same key exists", underlying: error)
-        } catch {
+        } catch let error as DatabaseError {
             throw StorageError(.database, "could not \(what): \(Self.describe(error))", underlying: error)
         }
+        // Anything else (a transaction body's own error, cancellation) passes through unchanged.
     }
 
     func read<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -83,8 +84,7 @@ public final class SQLiteStorage: ServerStorage {
     }
 
     /// The SQLite result code and message, without the statement's arguments (which may hold user data).
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DatabaseError else { return "\(type(of: error))" }
+    private static func describe(_ error: DatabaseError) -> String {
         return "SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "")"
     }
 }
