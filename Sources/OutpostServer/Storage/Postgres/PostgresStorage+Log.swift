@@ -1,0 +1,49 @@
+import Foundation
+import OutpostCore
+import PostgresNIO
+
+extension PostgresStorage {
+    public func setting(appId: String, key: String) async throws -> Value? {
+        let texts = try await rows(
+            "read a setting", "SELECT value::text FROM settings WHERE app = \(appId) AND key = \(key)"
+        ) { try $0.decode(String.self) }
+        guard let text = texts.first else { return nil }
+        return try StorageCoding.decodeValue(text, what: "setting")
+    }
+
+    public func setSetting(appId: String, key: String, value: Value) async throws {
+        try await execute(
+            "store a setting",
+            """
+            INSERT INTO settings (app, key, value) VALUES (\(appId), \(key), \(value.extendedJSON.text)::jsonb)
+            ON CONFLICT (app, key) DO UPDATE SET value = EXCLUDED.value
+            """)
+    }
+
+    public func appendLog(_ record: LogRecord) async throws {
+        let body = try StorageCoding.encode(record, what: "log record")
+        try await execute(
+            "append a log record",
+            """
+            INSERT INTO log (app, time, kind, body)
+            VALUES (\(record.appId), \(StorageCoding.seconds(record.time)), \(record.kind), \(body)::jsonb)
+            """)
+    }
+
+    public func logs(appId: String, kind: String?, since: Date?, until: Date?, limit: Int) async throws -> [LogRecord] {
+        // Absent filters bind as NULL; `IS NULL OR` keeps the statement fixed (the planner folds them away at
+        // execution with custom plans, which is what the unnamed statements postgres-nio sends get).
+        try await bodies(
+            "read the log",
+            """
+            SELECT body::text FROM (
+                SELECT id, time, body FROM log
+                WHERE app = \(appId) AND (\(kind)::text IS NULL OR kind = \(kind))
+                    AND (\(since.map(StorageCoding.seconds))::float8 IS NULL OR time >= \(since.map(StorageCoding.seconds)))
+                    AND (\(until.map(StorageCoding.seconds))::float8 IS NULL OR time <= \(until.map(StorageCoding.seconds)))
+                ORDER BY time DESC, id DESC LIMIT \(max(limit, 0))) AS newest
+            ORDER BY time, id
+            """,
+            as: LogRecord.self)
+    }
+}

@@ -1,0 +1,90 @@
+import PostgresNIO
+
+extension PostgresStorage {
+    /// Creates the schema (when configured), tables and indexes if they do not exist. Safe to run from several
+    /// processes at once: it holds a transaction-level advisory lock while it works.
+    public func prepare() async throws {
+        try await run("create the tables") {
+            try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended('outpost:schema', 0))", logger: logger)
+                    if let schema = configuration.schema {
+                        try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: Self.quoted(schema))", logger: logger)
+                    }
+                    for statement in Self.schemaV1 {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("COMMIT", logger: logger)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The tables. Bodies are `jsonb`: documents in Extended JSON, other records through `Codable`. `pk_key`
+    /// uses the "C" collation so its comparisons do not depend on the database's locale.
+    static let schemaV1 = [
+        """
+        CREATE TABLE IF NOT EXISTS users (
+            app text NOT NULL, id text NOT NULL, provider text NOT NULL, identity text NOT NULL, body jsonb NOT NULL,
+            PRIMARY KEY (app, id), UNIQUE (app, provider, identity))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS sessions (
+            app text NOT NULL, id text NOT NULL, user_id text NOT NULL, body jsonb NOT NULL, PRIMARY KEY (app, id))
+        """,
+        "CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (app, user_id)",
+        """
+        CREATE TABLE IF NOT EXISTS api_keys (
+            app text NOT NULL, id text NOT NULL, user_id text NOT NULL, body jsonb NOT NULL, PRIMARY KEY (app, id))
+        """,
+        "CREATE INDEX IF NOT EXISTS api_keys_by_user ON api_keys (app, user_id)",
+        """
+        CREATE TABLE IF NOT EXISTS client_files (
+            app text NOT NULL, ident bigint NOT NULL, salt bigint NOT NULL, user_id text NOT NULL,
+            PRIMARY KEY (app, ident))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS counters (
+            app text NOT NULL, name text NOT NULL, value bigint NOT NULL, PRIMARY KEY (app, name))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS documents (
+            app text NOT NULL, collection text NOT NULL, pk_key text COLLATE "C" NOT NULL, body jsonb NOT NULL,
+            PRIMARY KEY (app, collection, pk_key))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS history (
+            app text NOT NULL, server_version bigint NOT NULL, body jsonb NOT NULL, PRIMARY KEY (app, server_version))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS client_progress (
+            app text NOT NULL, file_ident bigint NOT NULL, client_version bigint NOT NULL,
+            PRIMARY KEY (app, file_ident))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS settings (
+            app text NOT NULL, key text NOT NULL, value jsonb NOT NULL, PRIMARY KEY (app, key))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS log (
+            id bigserial PRIMARY KEY, app text NOT NULL, time double precision NOT NULL, kind text NOT NULL,
+            body jsonb NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS log_by_kind ON log (app, kind, time)",
+        "CREATE INDEX IF NOT EXISTS log_by_time ON log (app, time)",
+    ]
+}
+
+extension PostgresStorage {
+    /// Drops the storage's schema with everything in it (test support; the storage must have a schema).
+    package func dropSchema() async throws {
+        guard let schema = configuration.schema else {
+            preconditionFailure("dropSchema() needs a storage configured with a schema")
+        }
+        try await execute("drop the schema", "DROP SCHEMA IF EXISTS \(unescaped: Self.quoted(schema)) CASCADE")
+    }
+}

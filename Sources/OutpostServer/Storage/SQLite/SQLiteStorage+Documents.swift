@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import OutpostCore
+
+extension SQLiteStorage {
+    public func transaction<T: Sendable>(
+        appId: String,
+        _ body: @Sendable (any StorageTransaction) async throws -> T
+    ) async throws -> T {
+        try await appLock.withLock(appId) {
+            let transaction = BufferedTransaction(reader: Reader(storage: self, appId: appId))
+            let result: T
+            do {
+                result = try await body(transaction)
+            } catch {
+                transaction.finishIfNeeded()
+                throw error
+            }
+            let writes = transaction.finish()
+            if !writes.isEmpty { try await commit(appId: appId, writes) }
+            if let last = writes.changesets.last {
+                broadcaster.yield(ChangeNotification(appId: appId, serverVersion: last.serverVersion))
+            }
+            return result
+        }
+    }
+
+    /// Applies a transaction's writes in one GRDB write transaction.
+    private func commit(appId: String, _ writes: TransactionWrites) async throws {
+        let puts = writes.puts
+        let deletes = writes.deletes
+        let history = try writes.changesets.map {
+            ($0.serverVersion, try StorageCoding.encode($0.draft, what: "changeset"))
+        }
+        let progress = writes.progress.sorted { $0.key < $1.key }
+        let base = writes.baseVersion
+        try await write("commit a transaction") { db in
+            if let base, !history.isEmpty {
+                let latest = try Int64.fetchOne(
+                    db, sql: "SELECT MAX(server_version) FROM history WHERE app = ?", arguments: [appId]) ?? 0
+                guard latest == base else {
+                    throw StorageError(.conflict, "the app's history moved from \(base) to \(latest) during a transaction")
+                }
+            }
+            let put = try db.cachedStatement(sql: """
+                INSERT INTO documents (app, collection, pk_key, body) VALUES (?, ?, ?, ?)
+                ON CONFLICT (app, collection, pk_key) DO UPDATE SET body = excluded.body
+                """)
+            for i in puts.keys.indices {
+                try put.execute(arguments: [appId, puts.collections[i], puts.keys[i], puts.bodies[i]])
+            }
+            let delete = try db.cachedStatement(
+                sql: "DELETE FROM documents WHERE app = ? AND collection = ? AND pk_key = ?")
+            for i in deletes.keys.indices {
+                try delete.execute(arguments: [appId, deletes.collections[i], deletes.keys[i]])
+            }
+            let append = try db.cachedStatement(
+                sql: "INSERT INTO history (app, server_version, body) VALUES (?, ?, ?)")
+            for (version, body) in history { try append.execute(arguments: [appId, version, body]) }
+            let integrate = try db.cachedStatement(sql: """
+                INSERT INTO client_progress (app, file_ident, client_version) VALUES (?, ?, ?)
+                ON CONFLICT (app, file_ident) DO UPDATE SET client_version = excluded.client_version
+                """)
+            for (ident, version) in progress { try integrate.execute(arguments: [appId, ident, version]) }
+        }
+    }
+
+    /// A transaction's view of the committed state.
+    struct Reader: TransactionReader {
+        let storage: SQLiteStorage
+        let appId: String
+
+        func latestServerVersion() async throws -> Int64 {
+            try await storage.latestServerVersion(appId: appId)
+        }
+
+        func documents(collection: String, keys: [String]) async throws -> [String: Document] {
+            try await storage.documents(appId: appId, collection: collection, keys: keys)
+        }
+
+        func integratedClientVersion(fileIdent: Int64) async throws -> Int64 {
+            try await storage.read("read a client version") { [appId] db in
+                try Int64.fetchOne(
+                    db, sql: "SELECT client_version FROM client_progress WHERE app = ? AND file_ident = ?",
+                    arguments: [appId, fileIdent]) ?? 0
+            }
+        }
+    }
+
+    // MARK: Reads
+
+    public func latestServerVersion(appId: String) async throws -> Int64 {
+        try await read("read the latest server version") { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(server_version) FROM history WHERE app = ?", arguments: [appId])
+                ?? 0
+        }
+    }
+
+    public func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset] {
+        let rows = try await read("read changesets") { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT server_version, body FROM history
+                    WHERE app = ? AND server_version > ? AND server_version <= ?
+                    ORDER BY server_version LIMIT ?
+                    """,
+                arguments: [appId, after, upTo, max(limit, 0)]
+            ).map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
+        }
+        return try rows.map { version, body in
+            ServerChangeset(
+                serverVersion: version,
+                draft: try StorageCoding.decode(ServerChangesetDraft.self, from: body, what: "changeset"))
+        }
+    }
+
+    public func document(appId: String, collection: String, primaryKey: Value) async throws -> Document? {
+        let key = PrimaryKeyText.make(primaryKey)
+        return try await documents(appId: appId, collection: collection, keys: [key])[key]
+    }
+
+    public func documents(appId: String, collection: String) async throws -> [Document] {
+        let bodies = try await read("read a collection") { db in
+            try String.fetchAll(
+                db, sql: "SELECT body FROM documents WHERE app = ? AND collection = ?", arguments: [appId, collection])
+        }
+        return try PrimaryKeyText.sortedByPrimaryKey(bodies.map(StorageCoding.decodeDocument))
+    }
+
+    public func collections(appId: String) async throws -> [String] {
+        try await read("list collections") { db in
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT collection FROM documents WHERE app = ? ORDER BY collection",
+                arguments: [appId])
+        }
+    }
+
+    /// The stored documents with these `pk_key` texts, in one query (the keys travel as one JSON array).
+    func documents(appId: String, collection: String, keys: [String]) async throws -> [String: Document] {
+        guard !keys.isEmpty else { return [:] }
+        let keyArray = JSONValue.array(keys.map { .string($0) }).text
+        let rows = try await read("read documents") { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT pk_key, body FROM documents
+                    WHERE app = ? AND collection = ? AND pk_key IN (SELECT value FROM json_each(?))
+                    """,
+                arguments: [appId, collection, keyArray]
+            ).map { (row: Row) -> (String, String) in (row[0], row[1]) }
+        }
+        var result: [String: Document] = [:]
+        for (key, body) in rows { result[key] = try StorageCoding.decodeDocument(body) }
+        return result
+    }
+
+    public func changeNotifications() async throws -> AsyncStream<ChangeNotification> {
+        broadcaster.subscribe()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import OutpostCore
+
+extension SQLiteStorage {
+    public func setting(appId: String, key: String) async throws -> Value? {
+        let text = try await read("read a setting") { db in
+            try String.fetchOne(db, sql: "SELECT value FROM settings WHERE app = ? AND key = ?", arguments: [appId, key])
+        }
+        guard let text else { return nil }
+        return try StorageCoding.decodeValue(text, what: "setting")
+    }
+
+    public func setSetting(appId: String, key: String, value: Value) async throws {
+        let text = value.extendedJSON.text
+        try await write("store a setting") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO settings (app, key, value) VALUES (?, ?, ?)
+                    ON CONFLICT (app, key) DO UPDATE SET value = excluded.value
+                    """,
+                arguments: [appId, key, text])
+        }
+    }
+
+    public func appendLog(_ record: LogRecord) async throws {
+        let body = try StorageCoding.encode(record, what: "log record")
+        try await write("append a log record") { db in
+            try db.execute(
+                sql: "INSERT INTO log (app, time, kind, body) VALUES (?, ?, ?, ?)",
+                arguments: [record.appId, StorageCoding.seconds(record.time), record.kind, body])
+        }
+    }
+
+    public func logs(appId: String, kind: String?, since: Date?, until: Date?, limit: Int) async throws -> [LogRecord] {
+        var conditions = ["app = ?"]
+        var arguments: StatementArguments = [appId]
+        if let kind {
+            conditions.append("kind = ?")
+            arguments += [kind]
+        }
+        if let since {
+            conditions.append("time >= ?")
+            arguments += [StorageCoding.seconds(since)]
+        }
+        if let until {
+            conditions.append("time <= ?")
+            arguments += [StorageCoding.seconds(until)]
+        }
+        arguments += [max(limit, 0)]
+        let sql = """
+            SELECT body FROM (
+                SELECT id, time, body FROM log WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY time DESC, id DESC LIMIT ?)
+            ORDER BY time, id
+            """
+        let bodies = try await read("read the log") { [arguments] db in
+            try String.fetchAll(db, sql: sql, arguments: arguments)
+        }
+        return try bodies.map { try StorageCoding.decode(LogRecord.self, from: $0, what: "log record") }
+    }
+}

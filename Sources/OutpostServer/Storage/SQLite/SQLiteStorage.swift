@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import OutpostCore
+
+/// The embedded storage driver: one SQLite database file, opened with GRDB in WAL mode.
+///
+/// ```swift
+/// let storage = try SQLiteStorage(path: "/var/lib/outpost/server.sqlite")
+/// try await storage.prepare()
+/// ```
+///
+/// Reads run concurrently on GRDB's reader connections; writes go through its single writer.
+/// ``transaction(appId:_:)`` runs its `async` body against a ``BufferedTransaction``: reads see the committed
+/// state overlaid with the body's own writes, which are applied at the end in one GRDB write transaction.
+/// Transactions are serialised per app by an in-process lock, so one process must own the file; a second process
+/// writing the same app's history is detected at commit and fails with ``StorageError/Code/conflict``.
+/// ``changeNotifications()`` announces this process's commits.
+public final class SQLiteStorage: ServerStorage {
+    let writer: any DatabaseWriter
+    let appLock = AppTransactionLock()
+    let broadcaster = ChangeBroadcaster()
+
+    /// Opens (or creates) the database file at `path` as a GRDB `DatabasePool` in WAL mode.
+    ///
+    /// - Throws: ``StorageError`` with code ``StorageError/Code/unavailable`` when the file cannot be opened.
+    public convenience init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw StorageError(.unavailable, "cannot open the SQLite database at \(path)", underlying: error)
+        }
+        self.init(writer: pool)
+    }
+
+    /// A private in-memory database (a GRDB `DatabaseQueue`), gone when the storage is released. For tests.
+    public static func inMemory() throws -> SQLiteStorage {
+        do {
+            return SQLiteStorage(writer: try DatabaseQueue())
+        } catch {
+            throw StorageError(.unavailable, "cannot open an in-memory SQLite database", underlying: error)
+        }
+    }
+
+    init(writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
+    public func prepare() async throws {
+        try await run("create the tables") {
+            try await writer.write { db in try Self.createTables(db) }
+        }
+    }
+
+    public func close() async throws {
+        broadcaster.finish()
+        try await run("close the database") { try writer.close() }
+    }
+
+    // MARK: Helpers
+
+    /// Runs a database operation, turning GRDB's errors into ``StorageError``s.
+    func run<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+        do {
+            return try await operation()
+        } catch let error as StorageError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw StorageError(.duplicate, "could not \(what): a record with the same key exists", underlying: error)
+        } catch let error as DatabaseError {
+            throw StorageError(.database, "could not \(what): \(Self.describe(error))", underlying: error)
+        }
+        // Anything else (a transaction body's own error, cancellation) passes through unchanged.
+    }
+
+    func read<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await run(what) { try await writer.read(body) }
+    }
+
+    func write<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await run(what) { try await writer.write(body) }
+    }
+
+    /// The SQLite result code and message, without the statement's arguments (which may hold user data).
+    private static func describe(_ error: DatabaseError) -> String {
+        return "SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "")"
+    }
+}

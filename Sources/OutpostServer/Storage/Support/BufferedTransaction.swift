@@ -1,0 +1,171 @@
+import OutpostCore
+import Synchronization
+
+/// What a transaction reads from the database's committed state: the driver's side of a
+/// ``BufferedTransaction``.
+package protocol TransactionReader: Sendable {
+    /// The app's highest committed server version (0 when its history is empty).
+    func latestServerVersion() async throws -> Int64
+    /// The committed documents of a collection with these `pk_key` texts, keyed by `pk_key`.
+    func documents(collection: String, keys: [String]) async throws -> [String: Document]
+    /// The committed integrated client version of a client file (0 when none).
+    func integratedClientVersion(fileIdent: Int64) async throws -> Int64
+}
+
+/// A document's address inside one app.
+package struct DocumentAddress: Hashable, Sendable {
+    package var collection: String
+    package var key: String
+}
+
+/// Everything a transaction wrote, in its final state, ready to be applied in one database transaction.
+package struct TransactionWrites: Sendable {
+    /// The app's server version when the transaction first looked at its history; nil when it never did.
+    package var baseVersion: Int64?
+    /// Documents to store (a document) or delete (nil), by address.
+    package var documents: [DocumentAddress: Document?] = [:]
+    /// Appended changesets, with their assigned versions, in order.
+    package var changesets: [ServerChangeset] = []
+    /// Integrated client versions by client file ident.
+    package var progress: [Int64: Int64] = [:]
+
+    package var isEmpty: Bool { documents.isEmpty && changesets.isEmpty && progress.isEmpty }
+
+    /// Documents to store, as (collection, pk_key, Extended JSON text) columns, in a stable order.
+    package var puts: (collections: [String], keys: [String], bodies: [String]) {
+        var out: ([String], [String], [String]) = ([], [], [])
+        for (address, document) in documents.sorted(by: { ($0.key.collection, $0.key.key) < ($1.key.collection, $1.key.key) }) {
+            guard let document else { continue }
+            out.0.append(address.collection)
+            out.1.append(address.key)
+            out.2.append(document.extendedJSONText)
+        }
+        return out
+    }
+
+    /// Documents to delete, as (collection, pk_key) columns.
+    package var deletes: (collections: [String], keys: [String]) {
+        var out: ([String], [String]) = ([], [])
+        for (address, document) in documents where document == nil {
+            out.0.append(address.collection)
+            out.1.append(address.key)
+        }
+        return out
+    }
+}
+
+/// A ``StorageTransaction`` that reads committed state through a driver's ``TransactionReader`` and keeps its
+/// own writes in memory, overlaid on those reads, until the driver applies them in one database transaction.
+///
+/// This is how a transaction body can be `async` while GRDB's write closures are synchronous: the body never
+/// runs inside a GRDB write; its writes are applied at the end in a single `write {}`. Consistency comes from
+/// the per-app ``AppTransactionLock`` (and, in PostgreSQL, the advisory lock held from the first statement):
+/// no other transaction of the app can commit between the body's reads and the final write.
+///
+/// Using the transaction after its body returned is a programming error and traps.
+package final class BufferedTransaction<Reader: TransactionReader>: StorageTransaction {
+    private struct State {
+        var writes = TransactionWrites()
+        var finished = false
+    }
+
+    private let reader: Reader
+    private let state = Mutex(State())
+
+    package init(reader: Reader) {
+        self.reader = reader
+    }
+
+    /// Ends the transaction and hands over its writes; later calls on the transaction trap.
+    package func finish() -> TransactionWrites {
+        state.withLock { state in
+            precondition(!state.finished, "A storage transaction was finished twice")
+            state.finished = true
+            return state.writes
+        }
+    }
+
+    /// Ends the transaction without handing over its writes (after its body threw), unless it has ended.
+    package func finishIfNeeded() {
+        state.withLock { $0.finished = true }
+    }
+
+    private func withState<T>(_ body: (inout TransactionWrites) throws -> T) rethrows -> T {
+        try state.withLock { state in
+            precondition(!state.finished, "A StorageTransaction was used after its transaction(appId:_:) body returned")
+            return try body(&state.writes)
+        }
+    }
+
+    private func baseVersion() async throws -> Int64 {
+        if let base = withState({ $0.baseVersion }) { return base }
+        let latest = try await reader.latestServerVersion()
+        return withState { writes in
+            if writes.baseVersion == nil { writes.baseVersion = latest }
+            return writes.baseVersion!
+        }
+    }
+
+    package func latestServerVersion() async throws -> Int64 {
+        let base = try await baseVersion()
+        return withState { base + Int64($0.changesets.count) }
+    }
+
+    package func documents(collection: String, primaryKeys: [Value]) async throws -> [Value: Document] {
+        var result: [Value: Document] = [:]
+        var missing: [String: [Value]] = [:]
+        withState { writes in
+            for primaryKey in primaryKeys {
+                let key = PrimaryKeyText.make(primaryKey)
+                if let buffered = writes.documents[DocumentAddress(collection: collection, key: key)] {
+                    if let buffered { result[primaryKey] = buffered }
+                } else {
+                    missing[key, default: []].append(primaryKey)
+                }
+            }
+        }
+        guard !missing.isEmpty else { return result }
+        let stored = try await reader.documents(collection: collection, keys: Array(missing.keys))
+        for (key, document) in stored {
+            for primaryKey in missing[key] ?? [] { result[primaryKey] = document }
+        }
+        return result
+    }
+
+    package func putDocument(collection: String, _ document: Document) async throws {
+        let key = PrimaryKeyText.make(try PrimaryKeyText.primaryKey(of: document))
+        withState { $0.documents[DocumentAddress(collection: collection, key: key)] = .some(document) }
+    }
+
+    @discardableResult
+    package func deleteDocument(collection: String, primaryKey: Value) async throws -> Bool {
+        let address = DocumentAddress(collection: collection, key: PrimaryKeyText.make(primaryKey))
+        let buffered = withState { $0.documents[address] }
+        let existed: Bool
+        if let buffered {
+            existed = buffered != nil
+        } else {
+            existed = try await !reader.documents(collection: collection, keys: [address.key]).isEmpty
+        }
+        withState { $0.documents[address] = .some(nil) }
+        return existed
+    }
+
+    package func appendChangeset(_ changeset: ServerChangesetDraft) async throws -> Int64 {
+        let base = try await baseVersion()
+        return withState { writes in
+            let version = base + Int64(writes.changesets.count) + 1
+            writes.changesets.append(ServerChangeset(serverVersion: version, draft: changeset))
+            return version
+        }
+    }
+
+    package func integratedClientVersion(fileIdent: Int64) async throws -> Int64 {
+        if let buffered = withState({ $0.progress[fileIdent] }) { return buffered }
+        return try await reader.integratedClientVersion(fileIdent: fileIdent)
+    }
+
+    package func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws {
+        withState { $0.progress[fileIdent] = version }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import OutpostCore
+import OutpostServer
+
+extension StorageConformance {
+    static var documentChecks: [Check] {
+        [
+            Check("documents: every value type round-trips exactly") { storage in
+                let app = appId()
+                let documents = [
+                    everyValueDocument(id: .objectId(ObjectId.generate())),
+                    everyValueDocument(id: .string("every")),
+                    everyValueDocument(id: .int(-5)),
+                    everyValueDocument(id: .uuid(UUID())),
+                ]
+                let seen = try await storage.transaction(appId: app) { tx in
+                    for document in documents { try await tx.putDocument(collection: "Every", document) }
+                    return try await tx.documents(collection: "Every", primaryKeys: documents.map { $0["_id"]! })
+                }
+                for document in documents {
+                    let id = document["_id"]!
+                    try Expect.equal(seen[id], document, "document read back inside its transaction")
+                    let stored = try await storage.document(appId: app, collection: "Every", primaryKey: id)
+                    try Expect.equal(stored, document, "stored document")
+                    if case .int(let v)? = stored?["int"] { try Expect.equal(v, 42, "int stays int") } else {
+                        throw ConformanceFailure(message: "an int came back as \(String(describing: stored?["int"]))")
+                    }
+                    if case .double(let v)? = stored?["integralDouble"] { try Expect.equal(v, 3.0, "double") } else {
+                        throw ConformanceFailure(message: "an integral double came back as \(String(describing: stored?["integralDouble"]))")
+                    }
+                    if case .double(let v)? = stored?["negativeZero"] {
+                        try Expect.that(v == 0 && v.sign == .minus, "-0.0 keeps its sign")
+                    }
+                }
+                // Extended JSON has no float type: a float is stored as a double of the same value.
+                try await storage.transaction(appId: app) { tx in
+                    try await tx.putDocument(collection: "Floats", ["_id": .int(1), "f": .float(1.25)])
+                }
+                try Expect.equal(
+                    try await storage.document(appId: app, collection: "Floats", primaryKey: .int(1)),
+                    ["_id": .int(1), "f": .double(1.25)], "a float reads back as a double")
+                let all = try await storage.documents(appId: app, collection: "Every")
+                try Expect.equal(Set(all), Set(documents), "collection listing")
+                let inHistory = try await storage.transaction(appId: app) { tx in
+                    try await tx.appendChangeset(ServerChangesetDraft(changes: [
+                        DocumentChange(collection: "Every", primaryKey: documents[0]["_id"]!, before: documents[1],
+                                       after: documents[0], changedFields: ["a", "b"]),
+                    ]))
+                }
+                let changeset = try await storage.changesets(appId: app, after: inHistory - 1, upTo: inHistory, limit: 1)
+                try Expect.equal(changeset.first?.draft.changes.first?.after, documents[0], "document inside a changeset")
+                try Expect.equal(changeset.first?.draft.changes.first?.before, documents[1], "before inside a changeset")
+            },
+            Check("documents: lookup by primary keys of every key type, present and absent") { storage in
+                let app = appId()
+                let oid = ObjectId.generate()
+                let uuid = UUID()
+                let keys: [Value] = [.string("a"), .string("1"), .int(1), .int(10), .objectId(oid), .uuid(uuid), .string(hostileName)]
+                try await storage.transaction(appId: app) { tx in
+                    for (i, key) in keys.enumerated() {
+                        try await tx.putDocument(collection: "Mixed", ["_id": key, "i": .int(Int64(i))])
+                    }
+                }
+                let absent: [Value] = [
+                    .string("zzz"), .int(2), .objectId(ObjectId.generate()), .uuid(UUID()), .double(1.5), .string("A"),
+                ]
+                let wanted = keys + absent + [.int(1)]
+                let found = try await storage.transaction(appId: app) { tx in
+                    try await tx.documents(collection: "Mixed", primaryKeys: wanted)
+                }
+                try Expect.equal(Set(found.keys), Set(keys), "found keys")
+                for (i, key) in keys.enumerated() {
+                    try Expect.equal(found[key], ["_id": key, "i": .int(Int64(i))], "document \(key)")
+                    try Expect.equal(
+                        try await storage.document(appId: app, collection: "Mixed", primaryKey: key), found[key],
+                        "document(primaryKey:) \(key)")
+                }
+                try Expect.equal(
+                    try await storage.document(appId: app, collection: "Mixed", primaryKey: .int(2)), nil, "absent key")
+                try Expect.equal(
+                    try await storage.document(appId: app, collection: "Other", primaryKey: .int(1)), nil,
+                    "key of another collection")
+                let none = try await storage.transaction(appId: app) { tx in
+                    try await tx.documents(collection: "Mixed", primaryKeys: [])
+                }
+                try Expect.equal(none, [:], "no keys asked")
+            },
+            Check("documents: listing in primary-key order; collections listing") { storage in
+                let app = appId()
+                try Expect.equal(try await storage.collections(appId: app), [], "collections of a new app")
+                try Expect.equal(try await storage.documents(appId: app, collection: "Item"), [], "empty collection")
+                try await storage.transaction(appId: app) { tx in
+                    for n: Int64 in [10, 2, 1, 33, -4] { try await tx.putDocument(collection: "Item", ["_id": .int(n)]) }
+                    for s in ["b", "a", "B", "é"] { try await tx.putDocument(collection: "Tag", ["_id": .string(s)]) }
+                    try await tx.putDocument(collection: "Zed", ["_id": .int(1)])
+                    try await tx.putDocument(collection: hostileName, ["_id": .int(1)])
+                }
+                try Expect.equal(
+                    try await storage.documents(appId: app, collection: "Item").map { $0["_id"]! },
+                    [.int(-4), .int(1), .int(2), .int(10), .int(33)], "int keys in order")
+                try Expect.equal(
+                    try await storage.documents(appId: app, collection: "Tag").map { $0["_id"]! },
+                    [.string("B"), .string("a"), .string("b"), .string("é")], "string keys in order")
+                try Expect.equal(
+                    try await storage.collections(appId: app), [hostileName, "Item", "Tag", "Zed"].sorted(),
+                    "collections")
+                try await storage.transaction(appId: app) { tx in
+                    try await tx.deleteDocument(collection: "Zed", primaryKey: .int(1))
+                }
+                try Expect.equal(
+                    try await storage.collections(appId: app), [hostileName, "Item", "Tag"].sorted(),
+                    "a collection without documents is not listed")
+            },
+            Check("documents: put replaces, delete reports existence") { storage in
+                let app = appId()
+                try await storage.transaction(appId: app) { tx in
+                    try await tx.putDocument(collection: "Item", ["_id": .int(1), "v": .int(1), "old": .bool(true)])
+                    try await tx.putDocument(collection: "Item", ["_id": .int(2)])
+                }
+                let results = try await storage.transaction(appId: app) { tx -> [Bool] in
+                    try await tx.putDocument(collection: "Item", ["_id": .int(1), "v": .int(2)])
+                    let a = try await tx.deleteDocument(collection: "Item", primaryKey: .int(2))
+                    let b = try await tx.deleteDocument(collection: "Item", primaryKey: .int(2))
+                    let c = try await tx.deleteDocument(collection: "Item", primaryKey: .int(3))
+                    try await tx.putDocument(collection: "Item", ["_id": .int(4)])
+                    let d = try await tx.deleteDocument(collection: "Item", primaryKey: .int(4))
+                    try await tx.putDocument(collection: "Item", ["_id": .int(5), "back": .bool(true)])
+                    try await tx.deleteDocument(collection: "Item", primaryKey: .int(5))
+                    try await tx.putDocument(collection: "Item", ["_id": .int(5), "back": .bool(true)])
+                    let seen = try await tx.documents(collection: "Item", primaryKeys: [.int(1), .int(2), .int(4), .int(5)])
+                    return [a, b, c, d, seen.count == 2, seen[.int(1)]?["old"] == nil]
+                }
+                try Expect.equal(results, [true, false, false, true, true, true], "delete results and reads in the transaction")
+                try Expect.equal(
+                    try await storage.documents(appId: app, collection: "Item"),
+                    [["_id": .int(1), "v": .int(2)], ["_id": .int(5), "back": .bool(true)]], "committed documents")
+            },
+            Check("documents: a document without _id throws .invalidDocument and commits nothing") { storage in
+                let app = appId()
+                try await Expect.throwsStorageError(.invalidDocument, "document without _id") {
+                    try await storage.transaction(appId: app) { tx in
+                        try await tx.putDocument(collection: "Item", ["_id": .int(1)])
+                        try await tx.putDocument(collection: "Item", ["name": .string("no id")])
+                    }
+                }
+                try Expect.equal(try await storage.documents(appId: app, collection: "Item"), [], "nothing committed")
+            },
+        ]
+    }
+}

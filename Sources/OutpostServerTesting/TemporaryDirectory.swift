@@ -1,0 +1,38 @@
+import Foundation
+
+/// A fresh, uniquely named directory under the system's temporary directory, for a test's database files.
+///
+/// ```swift
+/// try await TemporaryDirectory.with { directory in
+///     let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+///     …
+/// }   // removed here
+/// ```
+public struct TemporaryDirectory: Sendable {
+    public let url: URL
+
+    /// Creates the directory (`outpost-server-<label>-<uuid>`).
+    public init(_ label: String = "test") throws {
+        let safe = label.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(String.init).joined()
+        url = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+            .appendingPathComponent("outpost-server-\(safe.prefix(40))-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// The path of a file inside the directory.
+    public func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    /// Deletes the directory and everything in it.
+    public func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Runs `body` with a new directory and removes the directory afterwards, also when `body` throws.
+    public static func with<T>(_ label: String = "test", _ body: (TemporaryDirectory) async throws -> T) async throws -> T {
+        let directory = try TemporaryDirectory(label)
+        defer { directory.remove() }
+        return try await body(directory)
+    }
+}
