@@ -19,7 +19,7 @@ struct SchemaGuard {
                     for (k, v) in doc.fields where fields[k] == nil || fields[k] == .null { fields[k] = v }
                 case .set(_, _, let f, let v), .mapSet(_, _, let f, _, let v):
                     if fields[f] == nil || fields[f] == .null { fields[f] = v }
-                case .listInsert(_, _, let f, _, let v), .listSet(_, _, let f, _, let v), .setAdd(_, _, let f, _, let v):
+                case .listInsert(_, _, let f, _, let v), .listSet(_, _, let f, _, let v), .setAdd(_, _, let f, let v):
                     if fields[f] == nil { fields[f] = .array([v]) }
                 default:
                     if let f = instruction.field, fields[f] == nil { fields[f] = .null }

@@ -13,16 +13,17 @@ extension ServerSession {
 
         let file = fileIdent
         let view = self.view!
+        let changesetsToIntegrate = fresh
         let outcome = try await engine.storage.transaction(appId: user.appId) { tx in
-            try await Self.integrate(fresh, file: file, view: view, tx: tx)
+            try await Self.integrate(changesetsToIntegrate, file: file, view: view, tx: tx)
         }
         uploadAck = max(uploadAck, outcome.integratedVersion)
         engine.metrics.uploaded(changesets: fresh.count, rejected: outcome.rejections.count)
         for (clientVersion, rejection) in outcome.rejections {
             let line = "\"\(rejection.table)\": { \"\(rejection.primaryKey.plainText)\": \"\(rejection.reason.replacingOccurrences(of: "\"", with: "\\\""))\" }"
             logger.info("compensating write for client version \(clientVersion): \(line)")
-            await engine.log(appId: user.appId, kind: "compensating_write", level: "info", line, details: .object([
-                "table": .string(rejection.table), "pk": rejection.primaryKey.extendedJSON, "reason": .string(rejection.reason),
+            await engine.log(appId: user.appId, kind: "compensating_write", level: "info", line, details: .document([
+                "table": .string(rejection.table), "pk": rejection.primaryKey, "reason": .string(rejection.reason),
                 "clientFile": .int(file), "clientVersion": .int(clientVersion), "userId": .string(user.userId),
             ]))
         }

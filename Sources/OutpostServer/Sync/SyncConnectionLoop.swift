@@ -17,7 +17,7 @@ struct SyncConnectionLoop {
             do {
                 for try await text in connection.inbound {
                     let message: ClientMessage
-                    do {
+                    do throws(SyncProtocolError) {
                         message = try ClientMessage(text: text)
                     } catch {
                         await closeConnection(writer, error)

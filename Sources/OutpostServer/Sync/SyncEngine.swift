@@ -59,7 +59,7 @@ public final class SyncEngine: SyncConnectionHandler {
         await settingsProvider(appId)
     }
 
-    func log(appId: String, kind: String, level: String, _ message: String, details: JSONValue? = nil) async {
+    func log(appId: String, kind: String, level: String, _ message: String, details: Value? = nil) async {
         do {
             try await storage.appendLog(LogRecord(appId: appId, kind: kind, level: level, message: message, details: details))
         } catch {
@@ -77,18 +77,18 @@ public final class SyncEngine: SyncConnectionHandler {
         guard settings.developmentMode else { return }
         let recorded = try await recordedSchema(appId: settings.appId)
         if let grown = SchemaGuard.merge(written, into: recorded) {
-            let json = JSONValue.object(grown.mapValues { .object($0.mapValues { .string($0) }) })
-            try await storage.setSetting(appId: settings.appId, key: "schema", value: json)
+            let value = Value.document(Document(grown.mapValues { .document(Document($0.mapValues { .string($0) })) }))
+            try await storage.setSetting(appId: settings.appId, key: "schema", value: value)
         }
     }
 
     /// The schema development mode has recorded: collection → field → type name.
     public func recordedSchema(appId: String) async throws -> [String: [String: String]] {
-        guard case .object(let collections)? = try await storage.setting(appId: appId, key: "schema") else { return [:] }
+        guard case .document(let collections)? = try await storage.setting(appId: appId, key: "schema") else { return [:] }
         var out: [String: [String: String]] = [:]
-        for (name, fields) in collections {
-            guard case .object(let f) = fields else { continue }
-            out[name] = f.compactMapValues { if case .string(let s) = $0 { s } else { nil } }
+        for (name, fields) in collections.fields {
+            guard case .document(let f) = fields else { continue }
+            out[name] = f.fields.compactMapValues { if case .string(let s) = $0 { s } else { nil } }
         }
         return out
     }
