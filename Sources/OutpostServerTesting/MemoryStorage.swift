@@ -15,7 +15,7 @@ public final class MemoryStorage: ServerStorage {
         var documents: [String: [Value: Document]] = [:]
         var history: [ServerChangeset] = []
         var integratedVersions: [Int64: Int64] = [:]
-        var settings: [String: JSONValue] = [:]
+        var settings: [String: Value] = [:]
         var logs: [LogRecord] = []
     }
 
@@ -145,11 +145,11 @@ public final class MemoryStorage: ServerStorage {
 
     // MARK: Settings and log
 
-    public func setting(appId: String, key: String) async throws -> JSONValue? {
+    public func setting(appId: String, key: String) async throws -> Value? {
         read(appId) { $0.settings[key] }
     }
 
-    public func setSetting(appId: String, key: String, value: JSONValue) async throws {
+    public func setSetting(appId: String, key: String, value: Value) async throws {
         write(appId) { $0.settings[key] = value }
     }
 

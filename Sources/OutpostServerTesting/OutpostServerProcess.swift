@@ -12,10 +12,8 @@ import FoundationNetworking
 /// #expect(try await server.terminate() == 0)   // SIGTERM, graceful exit
 /// ```
 public final class OutpostServerProcess: Sendable {
-    // Process is not Sendable; it is only used to read its pid and state and to signal it, which Foundation
-    // allows from any thread.
-    private nonisolated(unsafe) let process: Process
-    private let output: Mutex<String>
+    private let process: Process
+    private let output: OutputBuffer
     /// The bound port (parsed from the start-up line).
     public let port: Int
     /// The start-up line, like `outpost-server listening on http://127.0.0.1:9090 — app id: outpost-dev — …`.
@@ -24,9 +22,9 @@ public final class OutpostServerProcess: Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     public var client: TestHTTPClient { TestHTTPClient(baseURL: baseURL) }
     /// Everything the process printed to standard output so far.
-    public var standardOutput: String { output.withLock { $0 } }
+    public var standardOutput: String { output.text }
 
-    private init(process: Process, output: Mutex<String>, port: Int, banner: String) {
+    private init(process: Process, output: OutputBuffer, port: Int, banner: String) {
         self.process = process
         self.output = output
         self.port = port
@@ -59,21 +57,20 @@ public final class OutpostServerProcess: Sendable {
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        let output = Mutex("")
+        let output = OutputBuffer()
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
             } else {
-                output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                output.append(data)
             }
         }
         try process.run()
         let deadline = ContinuousClock.now + timeout
         var banner: String?
         while banner == nil {
-            banner = output.withLock { text in text.split(separator: "\n").first { $0.contains("listening on http://") } }
-                .map(String.init)
+            banner = output.text.split(separator: "\n").first { $0.contains("listening on http://") }.map(String.init)
             if banner != nil { break }
             guard process.isRunning else {
                 throw TestServerError("outpost-server exited (\(process.terminationStatus)) before listening")
@@ -135,5 +132,16 @@ public final class OutpostServerProcess: Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// What a child process printed, collected from its pipe's reading thread.
+final class OutputBuffer: Sendable {
+    private let storage = Mutex("")
+
+    var text: String { storage.withLock { $0 } }
+
+    func append(_ data: Data) {
+        storage.withLock { $0 += String(decoding: data, as: UTF8.self) }
     }
 }

@@ -62,7 +62,7 @@ public func withTestServer<T>(
         .appendingPathComponent("outpost-test-\(UUID().uuidString)")
     defer { if dataDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
     var logger = Logger(label: "outpost-test-server")
-    logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init) ?? .warning
+    logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
     let (infos, infoContinuation) = AsyncStream<ServerInfo>.makeStream()
     let server = try OutpostServerApplication(
         configuration: OutpostServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory),

@@ -37,10 +37,9 @@ struct OutpostServerCommand: AsyncParsableCommand {
     var adminKey: String?
 
     func run() async throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init) ?? .info
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
             return handler
         }
         let logger = Logger(label: "outpost-server")
@@ -53,6 +52,7 @@ struct OutpostServerCommand: AsyncParsableCommand {
             logger: logger
         ) { info in
             print(info.banner)
+            fflush(nil)  // standard output is a pipe under supervisors and tests: show the line now
         }
         let group = ServiceGroup(
             configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -40,7 +40,7 @@ extension AuthService {
         } else {
             await log(
                 "info", "confirmation for \(identity): token=\(token) tokenId=\(user.id)",
-                details: .object(["email": .string(identity), "token": .string(token), "tokenId": .string(user.id)]))
+                details: .document(["email": .string(identity), "token": .string(token), "tokenId": .string(user.id)]))
         }
         return user
     }

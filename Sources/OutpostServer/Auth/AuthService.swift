@@ -123,7 +123,7 @@ public struct AuthService: Sendable {
             deviceId: ObjectId.generate().stringValue)
     }
 
-    func log(_ level: String, _ message: String, details: JSONValue? = nil) async {
+    func log(_ level: String, _ message: String, details: Value? = nil) async {
         logger.info("\(message)", metadata: ["app": "\(app.appId)"])
         do {
             try await storage.appendLog(

@@ -32,7 +32,7 @@ struct ClientAPIRoutes {
 
     @Sendable func location(_ request: Request, context: OutpostRequestContext) async throws -> Response {
         try checkApp(context)
-        let host = request.headers[.host] ?? "127.0.0.1"
+        let host = request.head.authority ?? "127.0.0.1"
         return .json(
             .object([
                 "deployment_model": .string("LOCAL"), "location": .string("self-hosted"),

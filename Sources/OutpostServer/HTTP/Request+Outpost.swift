@@ -21,7 +21,7 @@ extension Request {
     ///
     /// - Throws: ``APIError`` 400 when the body is not a JSON object.
     mutating func jsonObject(context: some RequestContext) async throws -> JSONBody {
-        let buffer = try await collateBody(context: context)
+        let buffer = try await collectBody(upTo: context.maxUploadSize)
         let text = String(buffer: buffer)
         if text.allSatisfy(\.isWhitespace) { return JSONBody(fields: [:]) }
         guard let json = JSONValue.parse(text) else { throw APIError.badRequest("the request body is not valid JSON") }

@@ -90,7 +90,7 @@ public struct OutpostServerApplication: Service {
     /// The HTTP router with every route (useful to test routes without a socket).
     public func makeRouter() -> Router<OutpostRequestContext> {
         let router = Router(context: OutpostRequestContext.self)
-        router.middleware.add(ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware())
         HealthRoutes().register(on: router)
         ClientAPIRoutes(auth: auth).register(on: router)
         SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerRejection(on: router)

@@ -11,9 +11,9 @@ public struct LogRecord: Sendable, Hashable, Codable {
     public var level: String
     public var message: String
     /// Structured details (for example the rejected writes of a compensating write).
-    public var details: JSONValue?
+    public var details: Value?
 
-    public init(appId: String, time: Date = Date(), kind: String, level: String, message: String, details: JSONValue? = nil) {
+    public init(appId: String, time: Date = Date(), kind: String, level: String, message: String, details: Value? = nil) {
         self.appId = appId
         self.time = time
         self.kind = kind

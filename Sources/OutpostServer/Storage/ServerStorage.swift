@@ -1,3 +1,4 @@
+import Foundation
 import OutpostCore
 
 /// Where the server keeps everything: each app's documents, users, refresh sessions, API keys, client files,
@@ -56,6 +57,7 @@ public protocol ServerStorage: Sendable {
     func latestServerVersion(appId: String) async throws -> Int64
 
     /// Changesets with `after < serverVersion <= upTo`, in increasing version order, at most `limit` of them.
+    /// Page by passing the last returned version as the next `after`.
     func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset]
 
     /// One document by primary key (outside any transaction).
@@ -67,19 +69,24 @@ public protocol ServerStorage: Sendable {
     /// The names of the app's collections that hold at least one document.
     func collections(appId: String) async throws -> [String]
 
-    /// A stream of `(appId, serverVersion)` announcements of committed transactions, from this process and —
-    /// for drivers that share a database between processes — from every other server process.
+    /// A stream of `(appId, serverVersion)` announcements of committed transactions that appended history (one
+    /// per transaction, with its last version), from this process and — for drivers that share a database between
+    /// processes — from every other server process. Announcements made after this method returns are delivered;
+    /// treat them as hints and read ``latestServerVersion(appId:)`` after a reconnect.
     func changeNotifications() async throws -> AsyncStream<ChangeNotification>
 
     // MARK: Settings and log
 
-    /// A small named value per app (for example the inferred schema), or nil.
-    func setting(appId: String, key: String) async throws -> JSONValue?
-    func setSetting(appId: String, key: String, value: JSONValue) async throws
+    /// A small named value per app (for example the inferred schema), or nil. Values are stored as Extended
+    /// JSON, so every ``Value`` round-trips exactly.
+    func setting(appId: String, key: String) async throws -> Value?
+    /// Stores or replaces a setting.
+    func setSetting(appId: String, key: String, value: Value) async throws
 
     /// Appends a record to the server log.
     func appendLog(_ record: LogRecord) async throws
-    /// Log records, newest last, filtered by kind and time.
+    /// Log records of the app, filtered by kind (nil: any) and time (`since <= time <= until`, either end
+    /// optional): the newest `limit` matches, returned oldest first (newest last).
     func logs(appId: String, kind: String?, since: Date?, until: Date?, limit: Int) async throws -> [LogRecord]
 }
 

@@ -115,7 +115,7 @@ extension TestServer {
 
             let logs = try await server.storage.logs(appId: server.appId, kind: "auth", since: nil, until: nil, limit: 10)
             let record = try #require(logs.last { $0.message.hasPrefix("confirmation for bob@example.com") })
-            guard case .object(let details)? = record.details, case .string(let token)? = details["token"],
+            guard case .document(let details)? = record.details, case .string(let token)? = details["token"],
                 case .string(let tokenId)? = details["tokenId"]
             else {
                 Issue.record("no token in \(record)")

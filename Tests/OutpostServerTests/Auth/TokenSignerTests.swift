@@ -14,12 +14,12 @@ import Testing
             sessionId: kind == .refresh ? "s1" : nil, userData: kind == .access ? ["email": "a@b.co"] : [:])
     }
 
-    func code(_ body: () throws(AuthError) -> Void) -> AuthError.Code? {
+    func code(_ body: () throws -> Void) -> AuthError.Code? {
         do {
             try body()
             return nil
         } catch {
-            return error.code
+            return (error as? AuthError)?.code ?? AuthError.Code(rawValue: "not an AuthError: \(error)")
         }
     }
 
