@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOWebSocket
 
 /// `GET /api/client/v2.0/app/{appId}/realm-sync`: authenticates the access token of the `Authorization: Bearer`
@@ -21,14 +22,39 @@ struct SyncRoutes {
     /// The upgrade route, on the WebSocket router.
     func registerUpgrade(on router: Router<OutpostRequestContext>) {
         router.ws(RouterPath(Self.path)) { request, context in
-            guard context.parameters.get("appId") == auth.app.appId,
-                let token = try? request.bearerToken(),
-                (try? await auth.authenticate(accessToken: token)) != nil
-            else { return .dontUpgrade }
-            return .upgrade([:])
+            do {
+                let appId = context.parameters.get("appId") ?? ""
+                guard appId == auth.app.appId else { throw APIError.appNotFound(appId) }
+                _ = try await auth.authenticate(accessToken: request.bearerToken())
+                return .upgrade([:])
+            } catch {
+                await Self.refuseUpgrade(APIError(from: error), channel: context.channel)
+                return .dontUpgrade
+            }
         } onUpgrade: { inbound, outbound, context in
             await serve(inbound: inbound, outbound: outbound, context: context)
         }
+    }
+
+    /// Answers a refused upgrade with the JSON error (401 for token problems, 404 for an unknown app) and
+    /// `Connection: close`.
+    ///
+    /// hummingbird-websocket answers every refused upgrade with an empty 400 that cannot be customised, so the
+    /// real answer is written first, straight to the channel's HTTP/1 encoder; clients read it (it carries its
+    /// length and `Connection: close`) and the connection closes after hummingbird-websocket's trailing 400.
+    static func refuseUpgrade(_ error: APIError, channel: any Channel) async {
+        ServerMetrics.request(method: "GET", status: error.status.code)
+        ServerMetrics.error(code: error.code)
+        let body = ByteBuffer(string: error.json.text)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Connection", value: "close")
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: error.status.code), headers: headers)
+        channel.write(HTTPServerResponsePart.head(head), promise: nil)
+        channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil)
+        try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
     }
 
     /// The answer to requests that were not upgraded, on the HTTP router.
