@@ -47,12 +47,39 @@ extension AppConfiguration {
 
     /// The configuration as indented JSON text with sorted keys, as written to a file.
     public var jsonText: String {
-        let compact = Data(json.text.utf8)
-        guard let object = try? JSONSerialization.jsonObject(with: compact),
-            let pretty = try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else { return json.text }
-        return String(decoding: pretty, as: UTF8.self) + "\n"
+        var out = ""
+        Self.writePretty(json, indent: "", to: &out)
+        return out + "\n"
+    }
+
+    private static func writePretty(_ value: JSONValue, indent: String, to out: inout String) {
+        let inner = indent + "  "
+        switch value {
+        case .array(let items) where !items.isEmpty:
+            if items.allSatisfy({ if case .string = $0 { true } else { false } }) {
+                value.write(to: &out)  // short lists of names stay on one line
+                return
+            }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += inner
+                writePretty(item, indent: inner, to: &out)
+                out += i < items.count - 1 ? ",\n" : "\n"
+            }
+            out += indent + "]"
+        case .object(let fields) where !fields.isEmpty:
+            out += "{\n"
+            for (i, key) in fields.keys.sorted().enumerated() {
+                out += inner
+                JSONValue.writeString(key, to: &out)
+                out += ": "
+                writePretty(fields[key]!, indent: inner, to: &out)
+                out += i < fields.count - 1 ? ",\n" : "\n"
+            }
+            out += indent + "}"
+        default:
+            value.write(to: &out)
+        }
     }
 
     /// Writes the configuration file.
