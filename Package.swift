@@ -56,7 +56,12 @@ let package = Package(
         // The server executable: parses arguments and configuration, runs the service. No logic.
         .executableTarget(
             name: "outpost-server",
-            dependencies: ["OutpostServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "OutpostServer",
+                // TODO(storage): drop OutpostServerTesting (MemoryStorage) once SQLiteStorage lands.
+                "OutpostServerTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Server test support shipped as product code: protocol test client, in-process server, PostgreSQL setup,
         // the storage conformance suite.

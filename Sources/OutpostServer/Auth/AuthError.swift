@@ -1,0 +1,57 @@
+/// Why an auth request or a token was refused, with a stable code.
+///
+/// ```swift
+/// do { _ = try await auth.authenticate(accessToken: token) }
+/// catch AuthError.Code.expiredToken { /* refresh */ }
+/// ```
+public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// No token where one is required (no `Authorization: Bearer …` header).
+        public static let missingToken = Code(rawValue: "missingToken")
+        /// The token is not a well-formed token of the expected kind, or its session has ended.
+        public static let invalidToken = Code(rawValue: "invalidToken")
+        /// The token's signature does not verify with this server's signing key.
+        public static let invalidSignature = Code(rawValue: "invalidSignature")
+        /// The token has expired.
+        public static let expiredToken = Code(rawValue: "expiredToken")
+        /// The token was issued for another app.
+        public static let wrongApp = Code(rawValue: "wrongApp")
+        /// Wrong email or password (also for an unknown email, so as not to reveal which emails exist).
+        public static let invalidPassword = Code(rawValue: "invalidPassword")
+        /// The API key is unknown, disabled or wrong.
+        public static let invalidAPIKey = Code(rawValue: "invalidAPIKey")
+        /// The user (or the confirmation's user, or the API key) does not exist, or the user is disabled.
+        public static let userNotFound = Code(rawValue: "userNotFound")
+        /// An email/password user with this email exists.
+        public static let userExists = Code(rawValue: "userExists")
+        /// The email/password user has not confirmed yet.
+        public static let notConfirmed = Code(rawValue: "notConfirmed")
+        /// The auth provider is not enabled in the app configuration.
+        public static let providerDisabled = Code(rawValue: "providerDisabled")
+        /// The email address is not valid.
+        public static let invalidEmail = Code(rawValue: "invalidEmail")
+        /// The password is shorter than 6 characters (or longer than 128), as App Services.
+        public static let passwordTooShort = Code(rawValue: "passwordTooShort")
+        /// The confirmation token is wrong, or the user is already confirmed.
+        public static let invalidConfirmation = Code(rawValue: "invalidConfirmation")
+
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? AuthError)?.code == code
+        }
+    }
+
+    public var code: Code
+    /// What was wrong; never contains a password or a token.
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

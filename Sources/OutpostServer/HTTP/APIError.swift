@@ -1,0 +1,81 @@
+import Hummingbird
+import OutpostCore
+
+/// An error answered as JSON in App Services' shape:
+/// `{"error": "<message>", "error_code": "<App Services code>", "code": "<Outpost code>"}`.
+///
+/// `error_code` is the code App Services gives for the same failure (for example `InvalidSession` for any bad or
+/// expired token, which makes Realm-style clients refresh); `code` is Outpost's precise code (`expiredToken`).
+public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    /// App Services' error code.
+    public var errorCode: String
+    /// Outpost's code (the ``AuthError/Code`` raw value, or `badRequest`, `appNotFound`, …).
+    public var code: String
+    public var message: String
+
+    public init(status: HTTPResponse.Status, errorCode: String, code: String, message: String) {
+        self.status = status
+        self.errorCode = errorCode
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(errorCode) (\(code)): \(message)" }
+
+    public static func badRequest(_ message: String) -> APIError {
+        APIError(status: .badRequest, errorCode: "BadRequest", code: "badRequest", message: message)
+    }
+
+    public static func appNotFound(_ appId: String) -> APIError {
+        APIError(status: .notFound, errorCode: "AppNotFound", code: "appNotFound", message: "cannot find app using Client App ID '\(appId)'")
+    }
+
+    public static func notFound(_ message: String) -> APIError {
+        APIError(status: .notFound, errorCode: "NotFound", code: "notFound", message: message)
+    }
+
+    public static func internalError() -> APIError {
+        APIError(status: .internalServerError, errorCode: "InternalServerError", code: "internal", message: "internal server error")
+    }
+
+    /// The HTTP form of an auth failure.
+    public init(_ error: AuthError) {
+        let (status, errorCode): (HTTPResponse.Status, String) =
+            switch error.code {
+            case .missingToken: (.unauthorized, "MissingAuthReq")
+            case .invalidToken, .invalidSignature, .expiredToken, .wrongApp: (.unauthorized, "InvalidSession")
+            case .invalidPassword, .invalidAPIKey: (.unauthorized, "InvalidPassword")
+            case .notConfirmed: (.unauthorized, "UserNotConfirmed")
+            case .userNotFound: (.unauthorized, "UserNotFound")
+            case .userExists: (.conflict, "AccountNameInUse")
+            case .providerDisabled: (.badRequest, "AuthProviderNotFound")
+            case .invalidEmail, .passwordTooShort: (.badRequest, "BadRequest")
+            case .invalidConfirmation: (.badRequest, "UserpassConfirmationFailed")
+            default: (.badRequest, "AuthError")
+            }
+        self.init(status: status, errorCode: errorCode, code: error.code.rawValue, message: error.message)
+    }
+
+    /// The HTTP form of any error thrown by a route.
+    public init(from error: any Error) {
+        switch error {
+        case let error as APIError: self = error
+        case let error as AuthError: self.init(error)
+        case let error as HTTPError:
+            self.init(
+                status: error.status, errorCode: error.status == .notFound ? "NotFound" : "BadRequest",
+                code: error.status == .notFound ? "notFound" : "httpError",
+                message: error.body ?? error.status.reasonPhrase)
+        default: self = .internalError()
+        }
+    }
+
+    var json: JSONValue {
+        .object(["error": .string(message), "error_code": .string(errorCode), "code": .string(code)])
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response.json(json, status: status)
+    }
+}

@@ -1,0 +1,21 @@
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// The request context of every Outpost route: Hummingbird's core storage, WebSocket upgrade support and the
+/// peer's address.
+public struct OutpostRequestContext: RequestContext, WebSocketRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket: WebSocketHandlerReference<Self>
+    /// The client's address, for logs.
+    public let remoteAddress: String
+    /// The connection's channel (used to answer refused WebSocket upgrades).
+    let channel: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.webSocket = .init()
+        self.remoteAddress = source.channel.remoteAddress?.description ?? "unknown"
+        self.channel = source.channel
+    }
+}

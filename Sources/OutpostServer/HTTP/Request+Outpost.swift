@@ -1,0 +1,43 @@
+import Hummingbird
+import NIOCore
+import OutpostCore
+
+extension Request {
+    /// The token of an `Authorization: Bearer <token>` header.
+    ///
+    /// - Throws: ``AuthError/Code/missingToken`` when there is none.
+    func bearerToken() throws(AuthError) -> String {
+        guard let header = headers[.authorization] else {
+            throw AuthError(.missingToken, "missing 'Authorization: Bearer <token>' header")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+            throw AuthError(.missingToken, "the Authorization header must be 'Bearer <token>'")
+        }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The body as a JSON object; an empty body is `{}`.
+    ///
+    /// - Throws: ``APIError`` 400 when the body is not a JSON object.
+    mutating func jsonObject(context: some RequestContext) async throws -> JSONBody {
+        let buffer = try await collectBody(upTo: context.maxUploadSize)
+        let text = String(buffer: buffer)
+        if text.allSatisfy(\.isWhitespace) { return JSONBody(fields: [:]) }
+        guard let json = JSONValue.parse(text) else { throw APIError.badRequest("the request body is not valid JSON") }
+        guard case .object(let fields) = json else { throw APIError.badRequest("the request body must be a JSON object") }
+        return JSONBody(fields: fields)
+    }
+}
+
+/// A request's JSON object body.
+struct JSONBody {
+    var fields: [String: JSONValue]
+
+    /// A required string field.
+    func string(_ key: String) throws(APIError) -> String {
+        guard let value = fields[key] else { throw APIError.badRequest("missing field '\(key)'") }
+        guard case .string(let s) = value else { throw APIError.badRequest("field '\(key)' must be a string") }
+        return s
+    }
+}

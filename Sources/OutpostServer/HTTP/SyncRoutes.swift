@@ -1,0 +1,139 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+/// `GET /api/client/v2.0/app/{appId}/realm-sync`: authenticates the access token of the `Authorization: Bearer`
+/// header, upgrades to a WebSocket and hands the connection to the ``SyncConnectionHandler``.
+///
+/// A request with a missing or invalid token (or for another app) is not upgraded: the same path on the HTTP
+/// router answers it with the JSON error (401, or 404 for an unknown app).
+struct SyncRoutes {
+    static let path = ClientAPIRoutes.basePath + "/realm-sync"
+    /// The largest message a client may send (16 MiB); larger ones close the connection with 1009.
+    static let maxMessageSize = 16 * 1024 * 1024
+
+    let auth: AuthService
+    let handler: any SyncConnectionHandler
+    let logger: Logger
+
+    /// The upgrade route, on the WebSocket router.
+    func registerUpgrade(on router: Router<OutpostRequestContext>) {
+        router.ws(RouterPath(Self.path)) { request, context in
+            do {
+                let appId = context.parameters.get("appId") ?? ""
+                guard appId == auth.app.appId else { throw APIError.appNotFound(appId) }
+                _ = try await auth.authenticate(accessToken: request.bearerToken())
+                return .upgrade([:])
+            } catch {
+                await Self.refuseUpgrade(APIError(from: error), channel: context.channel)
+                return .dontUpgrade
+            }
+        } onUpgrade: { inbound, outbound, context in
+            await serve(inbound: inbound, outbound: outbound, context: context)
+        }
+    }
+
+    /// Answers a refused upgrade with the JSON error (401 for token problems, 404 for an unknown app) and
+    /// `Connection: close`.
+    ///
+    /// hummingbird-websocket answers every refused upgrade with an empty 400 that cannot be customised, so the
+    /// real answer is written first, straight to the channel's HTTP/1 encoder; clients read it (it carries its
+    /// length and `Connection: close`) and the connection closes after hummingbird-websocket's trailing 400.
+    static func refuseUpgrade(_ error: APIError, channel: any Channel) async {
+        ServerMetrics.request(method: "GET", status: error.status.code)
+        ServerMetrics.error(code: error.code)
+        let body = ByteBuffer(string: error.json.text)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Connection", value: "close")
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: error.status.code), headers: headers)
+        channel.write(HTTPServerResponsePart.head(head), promise: nil)
+        channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil)
+        try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+    }
+
+    /// The answer to requests that were not upgraded, on the HTTP router.
+    func registerRejection(on router: Router<OutpostRequestContext>) {
+        router.get(RouterPath(Self.path)) { request, context -> Response in
+            let appId = context.parameters.get("appId") ?? ""
+            guard appId == auth.app.appId else { throw APIError.appNotFound(appId) }
+            _ = try await auth.authenticate(accessToken: request.bearerToken())
+            throw APIError(
+                status: .upgradeRequired, errorCode: "BadRequest", code: "upgradeRequired",
+                message: "this endpoint expects a WebSocket upgrade")
+        }
+    }
+
+    private func serve(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        context: WebSocketRouterContext<OutpostRequestContext>
+    ) async {
+        let user: AuthenticatedUser
+        do {
+            user = try await auth.authenticate(accessToken: context.request.bearerToken())
+        } catch {
+            // The token expired between the upgrade check and now.
+            try? await outbound.close(.policyViolation, reason: "\(error)")
+            return
+        }
+        ServerMetrics.syncConnection()
+        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let connection = SyncConnection(
+            user: user, inbound: stream,
+            send: { text in try await outbound.write(.text(text)) },
+            close: { code, reason in try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason) },
+            remoteAddress: context.requestContext.remoteAddress)
+        logger.debug("sync connection from \(connection.remoteAddress) for user \(user.userId)")
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await Self.pump(inbound, into: continuation, outbound: outbound, limit: Self.maxMessageSize)
+            }
+            await handler.serve(connection)
+            group.cancelAll()
+        }
+        continuation.finish()
+    }
+
+    /// Reads frames, joins continuation frames into text messages and yields them. A binary frame finishes the
+    /// stream with ``SyncFrameError/binaryFrame``; a message over `limit` with ``SyncFrameError/frameTooLarge(limit:)``;
+    /// each also closes the connection (1003, 1009).
+    static func pump(
+        _ inbound: WebSocketInboundStream, into continuation: AsyncThrowingStream<String, any Error>.Continuation,
+        outbound: WebSocketOutboundWriter, limit: Int
+    ) async {
+        var message: ByteBuffer?
+        do {
+            for try await frame in inbound {
+                switch frame.opcode {
+                case .binary:
+                    continuation.finish(throwing: SyncFrameError.binaryFrame)
+                    try? await outbound.close(.unacceptableData, reason: "binary frames are not supported")
+                    return
+                case .text:
+                    message = frame.data
+                case .continuation:
+                    guard message != nil else { continue }
+                    var data = frame.data
+                    message!.writeBuffer(&data)
+                }
+                if let buffer = message, buffer.readableBytes > limit {
+                    continuation.finish(throwing: SyncFrameError.frameTooLarge(limit: limit))
+                    try? await outbound.close(.messageTooLarge, reason: "messages are limited to \(limit) bytes")
+                    return
+                }
+                if frame.fin, let buffer = message {
+                    continuation.yield(String(buffer: buffer))
+                    message = nil
+                }
+            }
+            continuation.finish()
+        } catch {
+            continuation.finish(throwing: error)
+        }
+    }
+}

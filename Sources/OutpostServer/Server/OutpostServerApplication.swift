@@ -1,0 +1,121 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import ServiceLifecycle
+
+/// The Outpost server as a swift-service-lifecycle `Service`: the client API (auth), `/health`, `/metrics` and the
+/// sync WebSocket route over one app, one storage and one sync handler.
+///
+/// ```swift
+/// let server = try OutpostServerApplication(configuration: .init(port: 0), storage: storage) { info in
+///     print(info.banner)
+/// }
+/// try await ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint],
+///                                             logger: logger)).run()
+/// ```
+///
+/// `run()` prepares the storage, serves until the task is cancelled or a graceful shutdown is triggered, lets
+/// in-flight requests finish, then closes the storage (unless `closesStorage` is false).
+public struct OutpostServerApplication: Service {
+    /// Adds routes to the HTTP router (for parts that live elsewhere, like the Data API and the admin API).
+    public typealias RouteInstaller = @Sendable (Router<OutpostRequestContext>, OutpostServerApplication) -> Void
+
+    public let configuration: OutpostServerConfiguration
+    /// The served app.
+    public let app: AppConfiguration
+    /// Where users, sessions, documents and logs live.
+    public let storage: any ServerStorage
+    /// Logins, tokens, API keys; ``AuthService/authenticate(accessToken:)`` turns a bearer token into a user.
+    public let auth: AuthService
+    /// The admin key (configured, or read from / generated into the data directory).
+    public let adminKey: String
+    public let syncHandler: any SyncConnectionHandler
+    public let logger: Logger
+    let closesStorage: Bool
+    let routeInstallers: [RouteInstaller]
+    let onServerRunning: @Sendable (ServerInfo) async -> Void
+
+    /// Loads the app configuration (unless given), the signing key and the admin key.
+    ///
+    /// - Parameters:
+    ///   - app: the app to serve; nil loads it as ``OutpostServerConfiguration/loadAppConfiguration()`` says.
+    ///   - storage: the storage driver; `run()` calls its `prepare()`.
+    ///   - syncHandler: serves sync WebSocket connections (default: closes them, until the sync engine lands).
+    ///   - passwordHasher: PBKDF2 settings (tests pass a low iteration count).
+    ///   - clock: the time for tokens.
+    ///   - closesStorage: whether `run()` closes the storage when it ends.
+    ///   - routeInstallers: more routes for the HTTP router.
+    ///   - onServerRunning: called once the server listens, with the bound port.
+    public init(
+        configuration: OutpostServerConfiguration,
+        app: AppConfiguration? = nil,
+        storage: any ServerStorage,
+        syncHandler: any SyncConnectionHandler = UnavailableSyncConnectionHandler(),
+        passwordHasher: PasswordHasher = PasswordHasher(),
+        clock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "outpost-server"),
+        closesStorage: Bool = true,
+        routeInstallers: [RouteInstaller] = [],
+        onServerRunning: @escaping @Sendable (ServerInfo) async -> Void = { _ in }
+    ) throws {
+        let app = try app ?? configuration.loadAppConfiguration()
+        let key = try SigningKeyFile.loadOrCreate(in: configuration.dataDirectory)
+        self.configuration = configuration
+        self.app = app
+        self.storage = storage
+        self.auth = AuthService(
+            app: app, storage: storage, signingKey: key, passwordHasher: passwordHasher, clock: clock, logger: logger)
+        self.adminKey = try configuration.loadAdminKey()
+        self.syncHandler = syncHandler
+        self.logger = logger
+        self.closesStorage = closesStorage
+        self.routeInstallers = routeInstallers
+        self.onServerRunning = onServerRunning
+    }
+
+    public func run() async throws {
+        ServerMetrics.bootstrap()
+        try await storage.prepare()
+        do {
+            try await makeApplication().run()
+        } catch {
+            if closesStorage { try? await storage.close() }
+            throw error
+        }
+        if closesStorage { try await storage.close() }
+    }
+
+    /// The HTTP router with every route (useful to test routes without a socket).
+    public func makeRouter() -> Router<OutpostRequestContext> {
+        let router = Router(context: OutpostRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        HealthRoutes().register(on: router)
+        ClientAPIRoutes(auth: auth).register(on: router)
+        SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerRejection(on: router)
+        for install in routeInstallers { install(router, self) }
+        return router
+    }
+
+    func makeApplication() -> some ApplicationProtocol {
+        let webSocketRouter = Router(context: OutpostRequestContext.self)
+        SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerUpgrade(on: webSocketRouter)
+        let webSocket = WebSocketServerConfiguration(
+            maxFrameSize: SyncRoutes.maxMessageSize + 1024, autoPing: .enabled(timePeriod: .seconds(30)))
+        let host = configuration.host
+        let appId = app.appId
+        let adminKey = adminKey
+        let onServerRunning = onServerRunning
+        return Application(
+            router: makeRouter(),
+            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocket)),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "outpost-server"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                await onServerRunning(ServerInfo(host: host, port: port, appId: appId, adminKey: adminKey))
+            },
+            logger: logger
+        )
+    }
+}

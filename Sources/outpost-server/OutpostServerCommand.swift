@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Logging
+import OutpostServer
+import OutpostServerTesting  // TODO(storage): SQLiteStorage / PostgresStorage replace MemoryStorage; drop this import.
+import ServiceLifecycle
+
+/// `outpost-server`: parses the flags into an ``OutpostServerConfiguration`` and runs the server until SIGINT or
+/// SIGTERM, which shut it down gracefully (exit code 0).
+@main
+struct OutpostServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outpost-server",
+        abstract: "The Outpost sync server: auth, Device Sync over WebSocket, Data API.",
+        discussion: """
+            With no arguments it serves a development app (id 'outpost-dev', anonymous and email/password login, \
+            Flexible Sync, development mode) on http://127.0.0.1:9090 with its data in ./outpost-data.
+            """
+    )
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0 picks a free one).")
+    var port = 9090
+
+    @Option(name: .customLong("data-dir"), help: "The data directory (signing key, development app, SQLite database).")
+    var dataDirectory = "./outpost-data"
+
+    @Option(name: .customLong("config"), help: "The app configuration file (default: the development app).")
+    var configFile: String?
+
+    @Option(help: "A SQLite file path or a postgres:// URL (default: <data-dir>/outpost.sqlite).")
+    var database: String?
+
+    @Option(name: .customLong("admin-key"), help: "The admin API key (default: generated into <data-dir>/admin-key).")
+    var adminKey: String?
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+            return handler
+        }
+        let logger = Logger(label: "outpost-server")
+        let configuration = OutpostServerConfiguration(
+            host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDirectory),
+            appConfigurationFile: configFile.map { URL(fileURLWithPath: $0) },
+            database: database.map(OutpostServerConfiguration.Database.init(argument:)), adminKey: adminKey)
+        let server = try OutpostServerApplication(
+            configuration: configuration, storage: try Self.storage(for: configuration.resolvedDatabase),
+            logger: logger
+        ) { info in
+            print(info.banner)
+            fflush(nil)  // standard output is a pipe under supervisors and tests: show the line now
+        }
+        let group = ServiceGroup(
+            configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// TODO(storage): SQLiteStorage(path:) for `.sqlite`, PostgresStorage(url:) for `.postgres`. Until the drivers
+    /// land the server keeps its data in memory (lost at exit) and refuses PostgreSQL URLs.
+    static func storage(for database: OutpostServerConfiguration.Database) throws -> any ServerStorage {
+        switch database {
+        case .sqlite:
+            return MemoryStorage()
+        case .postgres:
+            throw ValidationError("PostgreSQL storage is not available in this build yet")
+        }
+    }
+}
