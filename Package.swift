@@ -58,8 +58,6 @@ let package = Package(
             name: "outpost-server",
             dependencies: [
                 "OutpostServer",
-                // TODO(storage): drop OutpostServerTesting (MemoryStorage) once SQLiteStorage lands.
-                "OutpostServerTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

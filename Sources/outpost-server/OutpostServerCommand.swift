@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import OutpostServer
-import OutpostServerTesting  // TODO(storage): SQLiteStorage / PostgresStorage replace MemoryStorage; drop this import.
 import ServiceLifecycle
 
 /// `outpost-server`: parses the flags into an ``OutpostServerConfiguration`` and runs the server until SIGINT or
@@ -59,14 +58,13 @@ struct OutpostServerCommand: AsyncParsableCommand {
         try await group.run()
     }
 
-    /// TODO(storage): SQLiteStorage(path:) for `.sqlite`, PostgresStorage(url:) for `.postgres`. Until the drivers
-    /// land the server keeps its data in memory (lost at exit) and refuses PostgreSQL URLs.
+    /// The storage driver for `--database`: SQLite for a path (the embedded default), PostgreSQL for a URL.
     static func storage(for database: OutpostServerConfiguration.Database) throws -> any ServerStorage {
         switch database {
-        case .sqlite:
-            return MemoryStorage()
-        case .postgres:
-            throw ValidationError("PostgreSQL storage is not available in this build yet")
+        case .sqlite(let path):
+            return try SQLiteStorage(path: path)
+        case .postgres(let url):
+            return try PostgresStorage(url: url)
         }
     }
 }

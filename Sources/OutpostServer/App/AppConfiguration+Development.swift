@@ -17,7 +17,7 @@ extension AppConfiguration {
     ])
 
     /// A ready development app: development mode on, anonymous and email/password login (auto-confirmed) and API
-    /// keys, Flexible Sync with `_id` queryable, and a default role named `default` that lets every user read and
+    /// keys, Flexible Sync with every field queryable (`"*"`, an Outpost extension), and a default role named `default` that lets every user read and
     /// write everything.
     public static func development(appId: String = developmentAppId) -> AppConfiguration {
         AppConfiguration(
@@ -25,7 +25,7 @@ extension AppConfiguration {
             name: appId,
             auth: Auth(
                 anonymousEnabled: true, emailPasswordEnabled: true, emailPasswordAutoConfirm: true, apiKeysEnabled: true),
-            sync: Sync(mode: .flexible, queryableFieldsNames: ["_id"], developmentModeEnabled: true),
+            sync: Sync(mode: .flexible, queryableFieldsNames: ["*"], developmentModeEnabled: true),
             defaultRule: .object(["roles": .array([developmentRole])]),
             dataAPI: DataAPI(enabled: true)
         )

@@ -42,7 +42,8 @@ public struct OutpostServerApplication: Service {
     /// - Parameters:
     ///   - app: the app to serve; nil loads it as ``OutpostServerConfiguration/loadAppConfiguration()`` says.
     ///   - storage: the storage driver; `run()` calls its `prepare()`.
-    ///   - syncHandler: serves sync WebSocket connections (default: closes them, until the sync engine lands).
+    ///   - syncHandler: serves sync WebSocket connections (default: a ``SyncEngine`` for the app over the storage,
+    ///     which `run()` also runs).
     ///   - passwordHasher: PBKDF2 settings (tests pass a low iteration count).
     ///   - clock: the time for tokens.
     ///   - closesStorage: whether `run()` closes the storage when it ends.
@@ -52,7 +53,7 @@ public struct OutpostServerApplication: Service {
         configuration: OutpostServerConfiguration,
         app: AppConfiguration? = nil,
         storage: any ServerStorage,
-        syncHandler: any SyncConnectionHandler = UnavailableSyncConnectionHandler(),
+        syncHandler: (any SyncConnectionHandler)? = nil,
         passwordHasher: PasswordHasher = PasswordHasher(),
         clock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "outpost-server"),
@@ -68,7 +69,12 @@ public struct OutpostServerApplication: Service {
         self.auth = AuthService(
             app: app, storage: storage, signingKey: key, passwordHasher: passwordHasher, clock: clock, logger: logger)
         self.adminKey = try configuration.loadAdminKey()
-        self.syncHandler = syncHandler
+        if let syncHandler {
+            self.syncHandler = syncHandler
+        } else {
+            let settings = try SyncAppSettings(app: app)
+            self.syncHandler = SyncEngine(storage: storage, logger: logger) { $0 == settings.appId ? settings : nil }
+        }
         self.logger = logger
         self.closesStorage = closesStorage
         self.routeInstallers = routeInstallers
@@ -79,7 +85,15 @@ public struct OutpostServerApplication: Service {
         ServerMetrics.bootstrap()
         try await storage.prepare()
         do {
-            try await makeApplication().run()
+            if let engine = syncHandler as? SyncEngine {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await engine.run() }
+                    try await makeApplication().run()
+                    group.cancelAll()
+                }
+            } else {
+                try await makeApplication().run()
+            }
         } catch {
             if closesStorage { try? await storage.close() }
             throw error
