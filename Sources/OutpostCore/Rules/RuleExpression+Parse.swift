@@ -62,7 +62,7 @@ struct RuleExpressionParser {
             }
             return key == "$and" ? .and(parts) : key == "$or" ? .or(parts) : .nor(parts)
         case "%function":
-            throw RuleError(code: .unsupported, path: keyPath, problem: "'%function' is not supported: Outpost rules cannot call functions")
+            throw RuleError(code: .unsupported, path: path, problem: "'%function' is not supported: Outpost rules cannot call functions")
         default:
             break
         }
@@ -71,7 +71,7 @@ struct RuleExpressionParser {
             return .match(.expansion(expansion), try conditions(json, path: keyPath))
         }
         if key.hasPrefix("$") || key.hasPrefix("%") {
-            throw RuleError(code: .unknownOperator, path: keyPath, problem: "unknown operator \(RuleError.quoted(key))")
+            throw RuleError(code: .unknownOperator, path: path, problem: "unknown operator \(RuleError.quoted(key))")
         }
         let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !components.contains(where: \.isEmpty) else {

@@ -12,7 +12,7 @@ extension RuleExpressionParser {
         }
         var conditions: [RuleExpression.Condition] = []
         for key in operators.keys.sorted() {
-            conditions.append(try condition(key, operators[key]!, path: RuleError.join(path, key)))
+            conditions.append(try condition(key, operators[key]!, path: path))
         }
         return conditions
     }
@@ -27,14 +27,17 @@ extension RuleExpressionParser {
         return isOperator ? fields : nil
     }
 
+    /// One operator and its operand. Errors about the operator name the field's path; errors inside the
+    /// operand name the operand's path (e.g. `team.$in[1]`).
     private mutating func condition(
         _ key: String, _ json: JSONValue, path: String
     ) throws(RuleError) -> RuleExpression.Condition {
+        let operandPath = RuleError.join(path, key)
         switch key {
         case "$eq", "$ne", "$gt", "$gte", "$lt", "$lte":
-            return .compare(RuleExpression.Comparison(rawValue: key)!, try operand(json, path: path))
+            return .compare(RuleExpression.Comparison(rawValue: key)!, try operand(json, path: operandPath))
         case "$in", "%in", "$nin", "%nin":
-            let list = try listOperand(json, operator: key, path: path)
+            let list = try listOperand(json, operator: key, path: path, operandPath: operandPath)
             return key.hasSuffix("nin") ? .notIn(list) : .in(list)
         case "$exists", "%exists":
             switch json {
@@ -63,17 +66,17 @@ extension RuleExpressionParser {
     /// The operand of `$in`/`$nin`: an array whose elements are values or expansions, or one expansion that
     /// stands for an array (e.g. `"%%user.custom_data.teams"`).
     private mutating func listOperand(
-        _ json: JSONValue, operator key: String, path: String
+        _ json: JSONValue, operator key: String, path: String, operandPath: String
     ) throws(RuleError) -> RuleExpression.Operand {
         switch json {
         case .array(let items):
             var operands: [RuleExpression.Operand] = []
             for (index, item) in items.enumerated() {
-                operands.append(try operand(item, path: "\(path)[\(index)]"))
+                operands.append(try operand(item, path: "\(operandPath)[\(index)]"))
             }
             return .list(operands)
         case .string(let text) where text.hasPrefix("%%"):
-            return .expansion(try expansion(text, path: path))
+            return .expansion(try expansion(text, path: operandPath))
         default:
             throw RuleError(code: .invalidOperand, path: path,
                 problem: "\(key) needs an array, not \(Self.describe(json))")
