@@ -43,15 +43,20 @@ actor Inbox {
     func next(timeout: Duration) async throws -> String {
         if !buffer.isEmpty { return buffer.removeFirst() }
         if case .some(let reason) = closeReason { throw SyncTestClient.ClientError.closed(reason) }
+        waiterGeneration += 1
+        let generation = waiterGeneration
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            await self?.expire(timeout)
+            do { try await Task.sleep(for: timeout) } catch { return }
+            await self?.expire(timeout, generation: generation)
         }
         defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { waiter = $0 }
     }
 
-    private func expire(_ timeout: Duration) {
+    private var waiterGeneration = 0
+
+    private func expire(_ timeout: Duration, generation: Int) {
+        guard generation == waiterGeneration else { return }
         waiter?.resume(throwing: SyncTestClient.ClientError.timeout(timeout))
         waiter = nil
     }
@@ -59,7 +64,7 @@ actor Inbox {
     func waitForClose(timeout: Duration) async throws -> String? {
         if case .some(let reason) = closeReason { return reason }
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            do { try await Task.sleep(for: timeout) } catch { return }
             await self?.closed("timeout waiting for close")
         }
         defer { timer.cancel() }

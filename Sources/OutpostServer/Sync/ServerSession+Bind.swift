@@ -54,7 +54,7 @@ extension ServerSession {
         isBound = true
         await engine.hub.register(appId: user.appId, waker)
         logger.debug("bound file \(self.fileIdent) at server version \(cursor.serverVersion)")
-        await sendDownloads()
+        await sendDownloads(always: true)
     }
 
     private func identify(fileIdent: Int64?, salt: Int64?) async throws -> Int64 {

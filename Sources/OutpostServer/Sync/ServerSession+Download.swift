@@ -4,9 +4,19 @@ import OutpostCore
 extension ServerSession {
     /// Sends every server changeset after the session's cursor, filtered to its view, in batches. Compensating
     /// writes addressed to this file are announced with error 231 right before the download that undoes them.
-    func sendDownloads() async {
+    ///
+    /// - Parameter always: send a (possibly empty) download even when the client is up to date, so it learns the
+    ///   latest version and the upload acknowledgement.
+    func sendDownloads(always: Bool = false) async {
         do {
             let latest = try await engine.hub.latestVersion(appId: user.appId)
+            if always && cursor.serverVersion >= latest {
+                cursor.clientVersion = uploadAck
+                await writer.send(.download(
+                    session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+                    queryVersion: view.queryVersion, batch: .steadyState, changesets: []))
+                return
+            }
             while cursor.serverVersion < latest {
                 let batch = try await engine.hub.changesets(appId: user.appId, after: cursor.serverVersion, upTo: latest, limit: 256)
                 guard let last = batch.last else { break }

@@ -7,7 +7,10 @@ extension ServerSession {
     /// applied and recorded; illegal ones are recorded as a compensating changeset for this file alone.
     func upload(_ changesets: [UploadChangeset]) async throws {
         var fresh = changesets.filter { $0.clientVersion > uploadAck }.sorted { $0.clientVersion < $1.clientVersion }
-        guard !fresh.isEmpty else { return }
+        guard !fresh.isEmpty else {
+            await sendDownloads(always: true)
+            return
+        }
         fresh = try checkPartition(fresh)
         try await engine.checkSchema(settings: settings, changesets: fresh)
 
@@ -30,7 +33,7 @@ extension ServerSession {
         if let version = outcome.latestVersion {
             await engine.hub.announce(ChangeNotification(appId: user.appId, serverVersion: version))
         }
-        await sendDownloads()
+        await sendDownloads(always: true)
     }
 
     struct IntegrationOutcome: Sendable {
