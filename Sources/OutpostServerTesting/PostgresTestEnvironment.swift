@@ -20,6 +20,13 @@ public struct PostgresTestEnvironment: Sendable {
     public var password: String?
     public var database: String
 
+    /// The connection string `postgres://user:password@host:port/database`, as `outpost-server --database` takes it.
+    public var url: String {
+        let user = username.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? username
+        let secret = password.map { ":" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPasswordAllowed) ?? $0) } ?? ""
+        return "postgres://\(user)\(secret)@\(host):\(port)/\(database)"
+    }
+
     /// The variables that must be set.
     public static let variables = ["PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE"]
 

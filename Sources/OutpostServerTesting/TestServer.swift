@@ -45,14 +45,14 @@ public struct TestServerError: Error, CustomStringConvertible {
 /// - Parameters:
 ///   - configuration: the app (default: the development app with id `test-app`).
 ///   - storage: the storage; nil makes a fresh ``MemoryStorage``. A given storage is not closed afterwards.
-///   - handler: the sync connection handler.
+///   - handler: the sync connection handler; nil serves sync with the server's own ``SyncEngine``.
 ///   - dataDirectory: the data directory; nil makes a temporary one, removed afterwards.
 ///   - clock: the time for tokens (see ``TestClock``).
 ///   - passwordIterations: PBKDF2 rounds (low by default so tests run fast).
 public func withTestServer<T>(
     configuration: AppConfiguration = .development(appId: "test-app"),
     storage: (any ServerStorage)? = nil,
-    handler: any SyncConnectionHandler = UnavailableSyncConnectionHandler(),
+    handler: (any SyncConnectionHandler)? = nil,
     dataDirectory: URL? = nil,
     clock: @escaping @Sendable () -> Date = { Date() },
     passwordIterations: Int = 1_000,
