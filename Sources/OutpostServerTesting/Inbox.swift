@@ -25,6 +25,7 @@ actor Inbox {
     }
 
     func closed(_ reason: String?) {
+        if case .some = closeReason { return }
         closeReason = .some(reason)
         waiter?.resume(throwing: SyncTestClient.ClientError.closed(reason))
         waiter = nil

@@ -46,6 +46,7 @@ struct OutpostServerCommand: AsyncParsableCommand {
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDirectory),
             appConfigurationFile: configFile.map { URL(fileURLWithPath: $0) },
             database: database.map(OutpostServerConfiguration.Database.init(argument:)), adminKey: adminKey)
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         let server = try OutpostServerApplication(
             configuration: configuration, storage: try Self.storage(for: configuration.resolvedDatabase),
             logger: logger

@@ -51,7 +51,7 @@ import Testing
         let app = AppConfiguration.development(appId: "dev")
         #expect(app.appId == "dev" && app.sync.developmentModeEnabled && app.sync.mode == .flexible)
         #expect(app.auth.anonymousEnabled && app.auth.emailPasswordEnabled && app.auth.emailPasswordAutoConfirm)
-        #expect(app.sync.queryableFields(of: "Item") == ["_id"])
+        #expect(app.sync.queryableFields(of: "Item") == ["*", "_id"])
         let expectedRole = try #require(
             JSONValue.parse(
                 #"{"name":"default","apply_when":{},"document_filters":{"read":true,"write":true},"read":true,"write":true,"insert":true,"delete":true}"#

@@ -156,8 +156,8 @@ final class RecordingSyncHandler: SyncConnectionHandler {
         }
     }
 
-    @Test func theDefaultHandlerClosesWithAReason() async throws {
-        try await withTestServer { server in
+    @Test func theUnavailableHandlerClosesWithAReason() async throws {
+        try await withTestServer(handler: UnavailableSyncConnectionHandler()) { server in
             let login = try await server.loginAnonymous()
             let close = try await WebSocketClient.connect(
                 url: server.syncURL(), configuration: configuration(token: login.accessToken), logger: logger

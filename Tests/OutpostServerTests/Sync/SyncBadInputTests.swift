@@ -1,0 +1,201 @@
+import Foundation
+import OutpostCore
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// Every kind of bad input a client can send gets its specific error; only the offending connection or session
+/// is affected, nothing is applied partially, and other sessions carry on.
+@Suite struct SyncBadInputTests {
+    static let user = AuthenticatedUser(appId: "seed-app", userId: "6413800c6852d9220b2e2bb0")
+
+    static func connectionError(_ client: InMemorySyncConnection) async throws -> SyncErrorInfo {
+        let message = try await client.next { if case .error = $0 { true } else { false } }
+        guard case .error(let info) = message else { throw TestFailure("expected an error") }
+        return info
+    }
+
+    @Test(arguments: [
+        ("{not json", 103),
+        ("{\"type\": \"warp\"}", 102),
+        ("{\"type\": \"upload\", \"session\": 1, \"changesets\": 5}", 103),
+        ("{\"type\": \"mark\", \"session\": 9, \"requestId\": 1}", 106),
+        ("{\"type\": \"bind\", \"session\": 0, \"mode\": \"flexible\"}", 106),
+    ])
+    func malformedMessagesCloseOnlyTheirConnection(text: String, code: Int) async throws {
+        try await Driver.sqlite.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let bystander = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await bystander.bindNewFile()
+                let offender = InMemorySyncConnection(handler: engine, user: Self.user)
+                offender.sendRaw(text)
+                let error = try await Self.connectionError(offender)
+                #expect(error.code.rawValue == code)
+                #expect(error.session == 0 && !error.tryAgain)
+                #expect(try await offender.waitForClose() != nil)
+                // The other connection still works.
+                bystander.send(.ping(timestamp: 42))
+                #expect(try await bystander.next() == .pong(timestamp: 42))
+                await bystander.close()
+            }
+        }
+    }
+
+    @Test func reusedSessionNumberClosesTheConnection() async throws {
+        try await Driver.sqlite.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await client.bindNewFile()
+                client.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))
+                #expect(try await Self.connectionError(client).code == .reuseOfSessionIdent)
+            }
+        }
+    }
+
+    @Test func badSubscriptionErrorsThatVersionAloneAndTheSessionGoesOn() async throws {
+        try await Driver.sqlite.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await client.bindNewFile()
+                let cases: [(String, String)] = [
+                    ("itemName == \"x\"", "Invalid query: unsupported query for table \"Item\": key \"itemName\" is not a queryable field"),
+                    ("complexity <= ", "Invalid query: failed to parse query for table \"Item\": "),
+                    ("owner.name == \"x\"", "key paths through links"),
+                    ("complexity > 1 SORT(complexity ASC)", "SORT, DISTINCT and LIMIT are not supported"),
+                    ("tags.@count > 1", "aggregates such as @count"),
+                    ("complexity == $0", "argument $0 is not bound"),
+                    ("ownerId == 'x'); DROP TABLE documents;--", "Invalid query: failed to parse query for table \"Item\""),
+                ]
+                for (i, (query, expected)) in cases.enumerated() {
+                    let version = Int64(i + 1)
+                    client.send(.query(session: 1, subscriptions: SubscriptionQuery(version: version, queries: ["Item": query])))
+                    let reply = try await client.next { if case .queryError = $0 { true } else { false } }
+                    guard case .queryError(_, let v, let code, let message) = reply else { return }
+                    #expect(v == version && code == .badQuery)
+                    #expect(message.contains(expected), "\(message)")
+                }
+                // A good set afterwards completes normally on the same session.
+                #expect(try await client.subscribe(version: 100, ["Item": "complexity <= 4"]).isEmpty)
+                let count = try await storage.collections(appId: "seed-app")
+                #expect(count.isEmpty)
+                await client.close()
+            }
+        }
+    }
+
+    @Test func schemaChangeWithDevelopmentModeOffIsRefusedWith225() async throws {
+        try await Driver.sqlite.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings(developmentMode: false)]) { engine in
+                let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await client.bindNewFile()
+                _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
+                let id = ObjectId.generate()
+                try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: .objectId(id), fields: [
+                    "ownerId": .string(Self.user.userId), "complexity": .int(1), "color": .string("red")])])
+                let error = try await Self.connectionError(client)
+                #expect(error.code == .invalidSchemaChange && !error.tryAgain)
+                #expect(error.message == "Invalid schema change (UPLOAD): non-breaking schema change: adding \"String\" column at field \"color\" in schema \"Item\", schema changes from clients are restricted when developer mode is disabled")
+                #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(id)) == nil)
+                #expect(try await storage.latestServerVersion(appId: "seed-app") == 0)
+            }
+        }
+    }
+
+    @Test func reUploadIsIdempotentAndAResumedSessionContinuesFromItsCursor() async throws {
+        try await Driver.sqlite.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let first = InMemorySyncConnection(handler: engine, user: Self.user)
+                let (ident, salt) = try await first.bindNewFile()
+                _ = try await first.subscribe(version: 1, ["Item": "complexity <= 4"])
+                let id = ObjectId.generate()
+                let create: [SyncInstruction] = [.create(className: "Item", primaryKey: .objectId(id), fields: [
+                    "ownerId": .string(Self.user.userId), "complexity": .int(1)])]
+                try await first.upload(clientVersion: 1, create)
+                _ = try await first.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
+                await first.close()
+
+                // Reconnect: the same file re-sends version 1 (never acknowledged as far as it knows) and adds 2.
+                let second = InMemorySyncConnection(handler: engine, user: Self.user)
+                second.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt,
+                                  cursor: DownloadCursor(serverVersion: 1, clientVersion: 1),
+                                  subscriptions: SubscriptionQuery(version: 1, queries: ["Item": "complexity <= 4"])))
+                _ = try await second.next { if case .download = $0 { true } else { false } }
+                second.send(.upload(session: 1, changesets: [
+                    UploadChangeset(clientVersion: 1, lastServerVersion: 0, timestamp: 0, instructions: create),
+                    UploadChangeset(clientVersion: 2, lastServerVersion: 1, timestamp: 0, instructions: [
+                        .set(className: "Item", primaryKey: .objectId(id), field: "complexity", value: .int(2))]),
+                ]))
+                let ack = try await second.next { if case .download(_, _, _, 2, _, _, _) = $0 { true } else { false } }
+                guard case .download(_, let cursor, _, _, _, _, _) = ack else { return }
+                #expect(cursor.serverVersion == 2)
+                #expect(try await storage.latestServerVersion(appId: "seed-app") == 2)
+                #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(id))?["complexity"] == .int(2))
+
+                // A wrong salt or another user's file is refused.
+                let thief = InMemorySyncConnection(handler: engine, user: AuthenticatedUser(appId: "seed-app", userId: "someone-else"))
+                thief.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt, cursor: .start, subscriptions: nil))
+                #expect(try await Self.connectionError(thief).code == .userMismatch)
+                let guesser = InMemorySyncConnection(handler: engine, user: Self.user)
+                guesser.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt + 1, cursor: .start, subscriptions: nil))
+                #expect(try await Self.connectionError(guesser).code == .badClientFileIdent)
+                await second.close()
+            }
+        }
+    }
+
+    @Test func editingAnObjectOutOfViewRemovesItAndDeletesWin() async throws {
+        try await Driver.sqlite.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await client.bindNewFile()
+                _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
+                let id = ObjectId.generate()
+                try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: .objectId(id), fields: [
+                    "ownerId": .string(Self.user.userId), "complexity": .int(1)])])
+                _ = try await client.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
+                // Moving it out of view is allowed (no 231); the download tells the client to remove it.
+                try await client.upload(clientVersion: 2, [.set(className: "Item", primaryKey: .objectId(id), field: "complexity", value: .int(9))])
+                let moved = try await client.next { if case .download(_, _, _, 2, _, _, _) = $0 { true } else { false } }
+                guard case .download(_, _, _, _, _, _, let changesets) = moved else { return }
+                #expect(changesets.flatMap(\.instructions) == [.erase(className: "Item", primaryKey: .objectId(id))])
+                #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(id))?["complexity"] == .int(9))
+            }
+        }
+    }
+
+    @Test func partitionSyncChecksTypeAndPartitionValue() async throws {
+        let settings = SyncAppSettings(
+            appId: "seed-app", mode: .partition,
+            partition: PartitionSettings(key: "realm_id", type: .string, required: true,
+                                         readPermission: try RuleExpression.parse(jsonText: #"{"%%partition": "%%user.id"}"#)),
+            rules: RuleSet())
+        try await Driver.sqlite.withStorage { storage in
+            try await withEngine(storage: storage, settings: [settings]) { engine in
+                // A partition of the wrong type: 204.
+                let wrongType = InMemorySyncConnection(handler: engine, user: Self.user)
+                wrongType.send(.bind(session: 1, mode: .partition, partition: .int(5), fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))
+                let e204 = try await Self.connectionError(wrongType)
+                #expect(e204.code == .illegalRealmPath && e204.message == "Illegal Realm path (BIND): serialized partition '5' is invalid")
+                // Another user's partition: 206.
+                let other = InMemorySyncConnection(handler: engine, user: Self.user)
+                other.send(.bind(session: 1, mode: .partition, partition: .string("not-me"), fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))
+                #expect(try await Self.connectionError(other).code == .permissionDenied)
+                // A flexible client on a partition app: 114-style wrong sync type.
+                let flexible = InMemorySyncConnection(handler: engine, user: Self.user)
+                flexible.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))
+                #expect(try await Self.connectionError(flexible).code == .switchToPartitionSync)
+                // The user's own partition works; the partition key is filled in; a wrong value gets 212.
+                let own = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await own.bindNewFile(mode: .partition, partition: .string(Self.user.userId))
+                try await own.upload(clientVersion: 1, [.create(className: "Dog", primaryKey: .int(1), fields: ["name": .string("Rex")])])
+                _ = try await own.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
+                #expect(try await storage.document(appId: "seed-app", collection: "Dog", primaryKey: .int(1))?["realm_id"] == .string(Self.user.userId))
+                try await own.upload(clientVersion: 2, [.create(className: "Dog", primaryKey: .int(2), fields: ["realm_id": .string("elsewhere")])])
+                let e212 = try await Self.connectionError(own)
+                #expect(e212.code == .badChangeset)
+                #expect(e212.message == "failed to validate upload changesets: SET instruction had incorrect partition value for key \"realm_id\" { expectedPartition: \(Self.user.userId), foundPartition: elsewhere }")
+                #expect(try await storage.document(appId: "seed-app", collection: "Dog", primaryKey: .int(2)) == nil)
+            }
+        }
+    }
+}
