@@ -47,7 +47,12 @@ public protocol ServerStorage: Sendable {
     // MARK: Documents and history
 
     /// Runs `body` in one atomic transaction of the app: everything it writes becomes visible together, or
-    /// nothing does when it throws. Transactions of one app never overlap, also across server processes.
+    /// nothing does when it throws (the body's error is rethrown unchanged). Transactions of one app never
+    /// overlap, also across server processes; transactions of different apps run concurrently.
+    ///
+    /// The body may await anything, including other methods of this storage, but must not start another
+    /// transaction of the same app (it would wait for itself). The transaction must not be used after the body
+    /// returns (that traps).
     func transaction<T: Sendable>(
         appId: String,
         _ body: @Sendable (any StorageTransaction) async throws -> T

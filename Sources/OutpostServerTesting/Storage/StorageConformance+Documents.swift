@@ -104,7 +104,7 @@ extension StorageConformance {
                 try Expect.equal(
                     try await storage.collections(appId: app), [hostileName, "Item", "Tag", "Zed"].sorted(),
                     "collections")
-                try await storage.transaction(appId: app) { tx in
+                _ = try await storage.transaction(appId: app) { tx in
                     try await tx.deleteDocument(collection: "Zed", primaryKey: .int(1))
                 }
                 try Expect.equal(

@@ -70,29 +70,6 @@ struct PostgresStorageTests {
         }
     }
 
-    @Test func connectionURLs() throws {
-        let configuration = try PostgresStorage.Configuration(url: "postgres://ann:s%40cret@db.example:6543/outpost?schema=tenant1")
-        #expect(configuration.host == "db.example")
-        #expect(configuration.port == 6543)
-        #expect(configuration.username == "ann")
-        #expect(configuration.password == "s@cret")
-        #expect(configuration.database == "outpost")
-        #expect(configuration.schema == "tenant1")
-        let defaults = try PostgresStorage.Configuration(url: "postgresql://bob@localhost/db")
-        #expect(defaults.port == 5432)
-        #expect(defaults.password == nil)
-        for bad in [
-            "mysql://a:b@h/db", "postgres://a:b@/db", "postgres://h:5432/db", "postgres://a:b@h:5432/", "not a url",
-            "postgres://a:b@h:99999/db", "postgres://a:b@h/db?bogus=1",
-        ] {
-            #expect(throws: StorageError.self, "\(bad)") { try PostgresStorage.Configuration(url: bad) }
-            do { _ = try PostgresStorage(url: bad) } catch {
-                #expect(StorageError.Code.invalidConfiguration ~= error, "\(bad)")
-                #expect(!"\(error)".contains("b@"), "the message does not repeat the password")
-            }
-        }
-    }
-
     static func versions(in stream: AsyncStream<ChangeNotification>, count: Int) async throws -> Set<Int64> {
         try await withThrowingTaskGroup(of: Set<Int64>?.self) { group in
             group.addTask {
@@ -116,6 +93,29 @@ struct PostgresStorageTests {
 
 /// The storage-independent environment rule: on CI, PostgreSQL tests never skip.
 @Suite struct PostgresTestEnvironmentTests {
+    @Test func connectionURLs() throws {
+        let configuration = try PostgresStorage.Configuration(url: "postgres://ann:s%40cret@db.example:6543/outpost?schema=tenant1")
+        #expect(configuration.host == "db.example")
+        #expect(configuration.port == 6543)
+        #expect(configuration.username == "ann")
+        #expect(configuration.password == "s@cret")
+        #expect(configuration.database == "outpost")
+        #expect(configuration.schema == "tenant1")
+        let defaults = try PostgresStorage.Configuration(url: "postgresql://bob@localhost/db")
+        #expect(defaults.port == 5432)
+        #expect(defaults.password == nil)
+        for bad in [
+            "mysql://a:b@h/db", "postgres://a:b@/db", "postgres://h:5432/db", "postgres://a:b@h:5432/", "not a url",
+            "postgres://a:b@h:99999/db", "postgres://a:b@h/db?bogus=1",
+        ] {
+            #expect(throws: StorageError.self, "\(bad)") { try PostgresStorage.Configuration(url: bad) }
+            do { _ = try PostgresStorage(url: bad) } catch {
+                #expect(StorageError.Code.invalidConfiguration ~= error, "\(bad)")
+                #expect(!"\(error)".contains("b@"), "the message does not repeat the password")
+            }
+        }
+    }
+
     @Test func ciRequiresPostgres() {
         if PostgresTestEnvironment.isCI {
             #expect(PostgresTestEnvironment.shouldRun)

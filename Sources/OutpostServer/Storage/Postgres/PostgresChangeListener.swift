@@ -46,7 +46,7 @@ actor PostgresChangeListener {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
-                        await self.didStartListening()
+                        didStartListening()
                         for try await notification in notifications {
                             if let change = ChangeBroadcaster.parse(payload: notification.payload) {
                                 broadcaster.yield(change)

@@ -35,7 +35,7 @@ extension PostgresStorage {
             UPDATE users SET provider = \(user.provider), identity = \(user.identity), body = \(body)::jsonb
             WHERE app = \(user.appId) AND id = \(user.id) RETURNING 1
             """
-        ) { _ in () }
+        ) { _ in true }
         if updated.isEmpty { throw StorageError(.notFound, "no user with this id exists in the app") }
     }
 
@@ -48,7 +48,7 @@ extension PostgresStorage {
                  k AS (DELETE FROM api_keys WHERE app = \(appId) AND user_id = \(id))
             DELETE FROM users WHERE app = \(appId) AND id = \(id) RETURNING 1
             """
-        ) { _ in () }
+        ) { _ in true }
         return !deleted.isEmpty
     }
 

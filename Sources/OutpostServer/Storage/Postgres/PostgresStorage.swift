@@ -88,6 +88,7 @@ public final class PostgresStorage: ServerStorage {
     }
 
     /// Runs a database operation, turning postgres-nio's errors into ``StorageError``s.
+    @discardableResult
     func run<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()

@@ -62,6 +62,7 @@ public final class SQLiteStorage: ServerStorage {
     // MARK: Helpers
 
     /// Runs a database operation, turning GRDB's errors into ``StorageError``s.
+    @discardableResult
     func run<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()

@@ -1,0 +1,65 @@
+import Foundation
+import OutpostCore
+import OutpostServer
+import Testing
+
+@Suite struct ServerStorageSupportTests {
+    @Test func primaryKeyTextIsExtendedJSON() throws {
+        #expect(PrimaryKeyText.make(.string("abc")) == #""abc""#)
+        #expect(PrimaryKeyText.make(.int(42)) == "42")
+        #expect(PrimaryKeyText.make(.objectId(try ObjectId(string: "65a1b2c3d4e5f60718293a4b"))) == #"{"$oid":"65a1b2c3d4e5f60718293a4b"}"#)
+        let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        #expect(PrimaryKeyText.make(.uuid(uuid)) == #"{"$uuid":"e621e1f8-c36c-495a-93fc-0c247a3e6e5f"}"#)
+        #expect(PrimaryKeyText.make(.int(1)) != PrimaryKeyText.make(.string("1")))
+    }
+
+    @Test func primaryKeyOrder() {
+        let keys: [Value] = [.string("b"), .int(10), .int(-1), .string("B"), .int(9), .null]
+        #expect(keys.sorted(by: PrimaryKeyText.areInIncreasingOrder) == [.null, .int(-1), .int(9), .int(10), .string("B"), .string("b")])
+    }
+
+    @Test func notificationPayloads() {
+        let note = ChangeNotification(appId: "my:app", serverVersion: 12)
+        #expect(ChangeBroadcaster.payload(of: note) == "my:app:12")
+        #expect(ChangeBroadcaster.parse(payload: "my:app:12") == note)
+        #expect(ChangeBroadcaster.parse(payload: "nope") == nil)
+        #expect(ChangeBroadcaster.parse(payload: "app:x") == nil)
+    }
+
+    @Test func appLockRunsOneBodyPerAppInOrder() async throws {
+        let lock = AppTransactionLock()
+        let log = LogBox()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<20 {
+                group.addTask {
+                    try await lock.withLock(i.isMultiple(of: 2) ? "a" : "b") {
+                        let app = i.isMultiple(of: 2) ? "a" : "b"
+                        log.enter(app)
+                        try await Task.sleep(for: .milliseconds(1))
+                        log.leave(app)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(log.maxInside == 1)
+    }
+}
+
+/// Counts bodies inside the lock per app.
+private final class LogBox: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var inside: [String: Int] = [:]
+    private var maxSeen = 0
+    var maxInside: Int { lock.withLock { maxSeen } }
+
+    func enter(_ app: String) {
+        lock.withLock {
+            inside[app, default: 0] += 1
+            maxSeen = max(maxSeen, inside[app]!)
+        }
+    }
+
+    func leave(_ app: String) { lock.withLock { inside[app, default: 0] -= 1 } }
+}
