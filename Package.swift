@@ -73,6 +73,16 @@ let package = Package(
         .executableTarget(name: "outpost-demo", dependencies: ["Outpost"]),
         // Benchmarks: each case runs beside its raw-SQLite baseline in the same process.
         .executableTarget(name: "outpost-bench", dependencies: ["Outpost", "CSQLite"], path: "Benchmarks/outpost-bench"),
+        // Server benchmarks: sync ingest beside direct inserts (SQLite C API, postgres-nio), fan-out latency, idle
+        // session memory.
+        .executableTarget(
+            name: "outpost-server-bench",
+            dependencies: [
+                "OutpostServer", "OutpostServerTesting", "CSQLite",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Benchmarks/outpost-server-bench"
+        ),
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting"]),

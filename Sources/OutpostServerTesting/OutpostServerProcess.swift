@@ -16,6 +16,8 @@ public final class OutpostServerProcess: Sendable {
     private let output: OutputBuffer
     /// The bound port (parsed from the start-up line).
     public let port: Int
+    /// The child's process id (for example to read its memory use from `/proc`).
+    public var processIdentifier: Int32 { process.processIdentifier }
     /// The start-up line, like `outpost-server listening on http://127.0.0.1:9090 — app id: outpost-dev — …`.
     public let banner: String
 

@@ -1,0 +1,36 @@
+import Foundation
+import OutpostServerTesting
+
+// Usage: outpost-server-bench [ingest|fanout|idle|all] [documents]
+// PostgreSQL cases need PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE (as in the tests).
+let arguments = CommandLine.arguments.dropFirst()
+let which = arguments.first ?? "all"
+let documents = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+
+func report(_ name: String, _ outpost: Double, _ baseline: Double, goal: Double) {
+    let ratio = outpost / baseline
+    print(String(format: "%@: outpost %.2f s, baseline %.2f s, ratio %.2f× (goal ≤ %.0f×) %@",
+                 name, outpost, baseline, ratio, goal, ratio <= goal ? "met" : "NOT MET"))
+}
+
+if which == "ingest" || which == "all" {
+    let sqlite = try await IngestBenchmark.run(driver: "sqlite", documents: documents, transactions: 1_000)
+    report("ingest \(documents) docs / 1000 transactions, SQLite", sqlite.outpost, sqlite.baseline, goal: 3)
+    if PostgresTestEnvironment.isConfigured {
+        let pg = try await IngestBenchmark.run(driver: "postgres", documents: documents, transactions: 1_000)
+        report("ingest \(documents) docs / 1000 transactions, PostgreSQL", pg.outpost, pg.baseline, goal: 3)
+    } else {
+        print("ingest on PostgreSQL: skipped (no PG* environment)")
+    }
+}
+if which == "fanout" || which == "all" {
+    let latencies = try await FanOutBenchmark.run(readers: 100, changes: 1_000)
+    print(String(format: "fan-out 100 readers × 1000 changes: %d receipts, p50 %.2f ms (goal ≤ 5), p99 %.2f ms (goal ≤ 25), max %.2f ms",
+                 latencies.count, Stats.percentile(latencies, 50) * 1000, Stats.percentile(latencies, 99) * 1000,
+                 (latencies.max() ?? 0) * 1000))
+}
+if which == "idle" || which == "all" {
+    let idle = try await IdleSessionsBenchmark.run(sessions: 1_000)
+    print(String(format: "1000 idle sessions: server RSS %d KiB → %d KiB, %.1f KiB per session (goal ≤ 64)",
+                 idle.beforeKiB, idle.afterKiB, idle.perSessionKiB))
+}
