@@ -39,11 +39,22 @@ public final class SyncEngine: SyncConnectionHandler {
         await SyncConnectionLoop(engine: self, connection: connection, logger: logger).run()
     }
 
-    /// Forwards the storage's change notifications (from every process) to the sessions until cancelled.
-    public func run() async throws {
+    /// Forwards the storage's change notifications (from every process) to the sessions until cancelled, and
+    /// every `pollInterval` checks the latest versions in storage in case a notification was lost.
+    public func run(pollInterval: Duration = .seconds(2)) async throws {
         let notifications = try await storage.changeNotifications()
-        for await note in notifications {
-            await hub.announce(note)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [hub] in
+                for await note in notifications { await hub.announce(note) }
+            }
+            group.addTask { [hub] in
+                while !Task.isCancelled {
+                    try await Task.sleep(for: pollInterval)
+                    await hub.poll()
+                }
+            }
+            try await group.next()
+            group.cancelAll()
         }
     }
 

@@ -38,6 +38,16 @@ actor SyncHub {
         for waker in (listeners[note.appId] ?? [:]).values { waker.wake() }
     }
 
+    /// Reads the latest version of every app with sessions from storage and announces any that moved: a safety net
+    /// for notifications lost while a driver's listener reconnected.
+    func poll() async {
+        for appId in listeners.keys where !(listeners[appId]?.isEmpty ?? true) {
+            if let version = try? await storage.latestServerVersion(appId: appId) {
+                announce(ChangeNotification(appId: appId, serverVersion: version))
+            }
+        }
+    }
+
     /// Changesets with `after < version <= upTo`, from memory when they are recent, else from storage.
     func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset] {
         if let cached = recent[appId], let first = cached.first, first.serverVersion <= after + 1,
