@@ -30,6 +30,7 @@ extension ServerSession {
                 "clientFile": .int(file), "clientVersion": .int(clientVersion), "userId": .string(user.userId),
             ]))
         }
+        await engine.hub.record(appId: user.appId, outcome.appended)
         if let version = outcome.latestVersion {
             await engine.hub.announce(ChangeNotification(appId: user.appId, serverVersion: version))
         }
@@ -39,6 +40,8 @@ extension ServerSession {
     struct IntegrationOutcome: Sendable {
         var integratedVersion: Int64
         var latestVersion: Int64?
+        /// The changesets the transaction appended, with their versions.
+        var appended: [ServerChangeset] = []
         var rejections: [(Int64, Compensation.Rejection)]
     }
 
@@ -94,13 +97,19 @@ extension ServerSession {
             }
             let timestamp = Date(timeIntervalSince1970: Double(changeset.timestamp) / 1000)
             if !accepted.isEmpty {
-                outcome.latestVersion = try await tx.appendChangeset(ServerChangesetDraft(
-                    originFileIdent: file, originClientVersion: changeset.clientVersion, timestamp: timestamp, changes: accepted))
+                let draft = ServerChangesetDraft(
+                    originFileIdent: file, originClientVersion: changeset.clientVersion, timestamp: timestamp, changes: accepted)
+                let version = try await tx.appendChangeset(draft)
+                outcome.latestVersion = version
+                outcome.appended.append(ServerChangeset(serverVersion: version, draft: draft))
             }
             if !rejections.isEmpty {
-                outcome.latestVersion = try await tx.appendChangeset(ServerChangesetDraft(
+                let draft = ServerChangesetDraft(
                     originFileIdent: 0, originClientVersion: 0, timestamp: Date(), audience: file, changes: compensations,
-                    compensation: Compensation(rejectedClientVersion: changeset.clientVersion, rejections: rejections)))
+                    compensation: Compensation(rejectedClientVersion: changeset.clientVersion, rejections: rejections))
+                let version = try await tx.appendChangeset(draft)
+                outcome.latestVersion = version
+                outcome.appended.append(ServerChangeset(serverVersion: version, draft: draft))
                 outcome.rejections += rejections.map { (changeset.clientVersion, $0) }
             }
             outcome.integratedVersion = changeset.clientVersion

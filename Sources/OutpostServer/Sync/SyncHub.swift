@@ -61,6 +61,11 @@ actor SyncHub {
         return loaded
     }
 
+    /// Keeps changesets this process has just committed, so sessions need not read them back from storage.
+    func record(appId: String, _ changesets: [ServerChangeset]) {
+        remember(appId: appId, changesets)
+    }
+
     private func remember(appId: String, _ changesets: [ServerChangeset]) {
         guard let first = changesets.first else { return }
         var cached = recent[appId] ?? []
