@@ -44,8 +44,7 @@ extension RealmInstance {
     func writeColumn(_ row: ManagedRow, column: Int, value: SQLiteValue) {
         let table = row.table
         do {
-            let stmt = try connection.cached(table.updateSQL(column: column))
-            stmt.reset()
+            let stmt = try table.updateStatement(column: column, connection)
             stmt.bind(value, at: 1)
             stmt.bindInt(row.rowid, at: 2)
             defer { stmt.reset() }
@@ -102,8 +101,45 @@ extension RealmInstance {
             return nil
         }
         let table = self.table(for: type(of: object))
+        if update == .error, let plan = table.insertPlan {
+            return insertPlainObject(object, table: table, plan: plan)
+        }
         let contents = PropertyReflection.contents(of: object)
         return insertRow(table, contents: contents, update: update, object: object)
+    }
+
+    /// `add` of an object whose properties are all plain scalars: the values go from the object's
+    /// wrappers to column values and to the INSERT without intermediate boxes.
+    private func insertPlainObject(_ object: ObjectBase, table: TableInfo, plan: InsertPlan) -> ManagedRow? {
+        let values: [SQLiteValue] = withExtendedLifetime(object) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            return plan.readers.map { $0(base) }
+        }
+        let rowid: Int64
+        do {
+            let stmt = try table.insertStatement(connection)
+            for i in values.indices { stmt.bind(values[i], at: Int32(i &+ 1)) }
+            defer { stmt.reset() }
+            _ = try stmt.step()
+            rowid = connection.lastInsertRowid
+        } catch let error as SQLiteError where error.code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ {
+            let pk = table.primaryKeyProperty.flatMap { i -> _StoredValue? in
+                table.columnOfProperty[i].map { ValueCoding.scalar(values[$0], type: table.propertyTypes[i]) }
+            } ?? .null
+            fail(Realm.Error(.invalidInput,
+                "Attempting to create an object of type '\(table.className)' with an existing primary key value "
+                    + "\(Self.describePrimaryKey(pk))."))
+            return nil
+        } catch {
+            fail(Realm.Error(.fail, "Could not insert a '\(table.className)' object: \(error)"))
+            return nil
+        }
+        let row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)
+        synchronized { table.rows.insertFresh(row) }
+        object._row = row
+        changes.insert(table.className, rowid)
+        writeCounter &+= 1
+        return row
     }
 
     /// Inserts (or, with a primary key and `update`, updates) a row from property contents in schema order.
@@ -278,6 +314,7 @@ extension RealmInstance {
                 continue
             }
             let rowids = (try? connection.cached("SELECT rowid FROM \(table.sqlName)").rows()) ?? []
+            table.rows.settle()
             for r in rowids {
                 if case .integer(let id) = r[0] {
                     changes.delete(name, id)

@@ -34,6 +34,15 @@ final class TableInfo {
     let insertSQL: String
     let deleteSQL: String
     private var updateSQLs: [String?]
+    /// The prepared INSERT and per-column UPDATE statements, held here so the hot paths skip the
+    /// connection's cache lookup (which hashes the SQL text). SQLite re-prepares them if the schema
+    /// changes.
+    private var insertStatement: SQLiteStatement?
+    private var updateStatements: [SQLiteStatement?]
+    /// How `add` reads an object of `objectType` straight into column values; nil when a property
+    /// needs the general path (links, collections, `AnyRealmValue`, other types) or the class does not
+    /// match the schema exactly.
+    private(set) lazy var insertPlan: InsertPlan? = InsertPlan(table: self)
 
     /// `tableName` overrides the table (a migration reads the old data from a table set aside).
     init(schema: ObjectSchema, objectType: ObjectBase.Type?, tableName: String? = nil) {
@@ -67,6 +76,21 @@ final class TableInfo {
                 + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
         deleteSQL = "DELETE FROM \(sqlName) WHERE rowid = ?"
         updateSQLs = Array(repeating: nil, count: propertyOfColumn.count)
+        updateStatements = Array(repeating: nil, count: propertyOfColumn.count)
+    }
+
+    func insertStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
+        if let stmt = insertStatement { return stmt }
+        let stmt = try connection.cached(insertSQL)
+        insertStatement = stmt
+        return stmt
+    }
+
+    func updateStatement(column: Int, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+        if let stmt = updateStatements[column] { return stmt }
+        let stmt = try connection.cached(updateSQL(column: column))
+        updateStatements[column] = stmt
+        return stmt
     }
 
     /// The columns in `SELECT` order, quoted, prefixed with a table alias.
@@ -108,25 +132,88 @@ final class TableInfo {
 }
 
 /// Row storages by rowid, held weakly.
+///
+/// Rows of objects just added are first kept strongly in a short list (`fresh`) instead of the map:
+/// most added objects are dropped by the caller right away, and then their rows are released in
+/// `settle()` without ever costing a weak reference and a map entry. `settle()` runs before every
+/// lookup through `RealmInstance.row` and whenever the list is full, so it stays short.
 struct RowIdentityMap {
     private struct Entry {
         weak var row: ManagedRow?
     }
 
     private var entries: [Int64: Entry] = [:]
+    private var fresh: [ManagedRow] = []
+    /// Deleted rows whose rowid was reused by an insert.
+    private var displaced: [Entry] = []
+    private static let freshLimit = 512
 
     subscript(rowid: Int64) -> ManagedRow? {
-        get { entries[rowid]?.row }
+        get {
+            if !fresh.isEmpty, let row = fresh.last(where: { $0.rowid == rowid }) { return row }
+            return entries[rowid]?.row
+        }
         set { entries[rowid] = newValue.map { Entry(row: $0) } }
     }
 
+    /// Adds the row of a newly inserted object. A row still alive for the same rowid can only be one
+    /// deleted in this transaction (SQLite reuses the largest rowid): it stays reachable for
+    /// `cancelWrite` (through `values`) but lookups now find the new row.
+    @inline(__always)
+    mutating func insertFresh(_ row: ManagedRow) {
+        if !entries.isEmpty, let old = entries.removeValue(forKey: row.rowid)?.row { displaced.append(Entry(row: old)) }
+        fresh.append(row)
+        if fresh.count >= Self.freshLimit { settle() }
+    }
+
+    /// Moves the fresh rows still in use into the map and releases the others.
+    @inline(__always)
+    mutating func settle() {
+        if !fresh.isEmpty { settleFresh() }
+    }
+
+    private mutating func settleFresh() {
+        for i in fresh.indices where !isKnownUniquelyReferenced(&fresh[i]) {
+            entries[fresh[i].rowid] = Entry(row: fresh[i])
+        }
+        fresh.removeAll(keepingCapacity: true)
+    }
+
     /// The rows still alive.
-    var values: [ManagedRow] { entries.values.compactMap(\.row) }
+    var values: [ManagedRow] { entries.values.compactMap(\.row) + fresh + displaced.compactMap(\.row) }
 
     var count: Int { entries.count }
 
     mutating func removeReleased() {
         entries = entries.filter { $0.value.row != nil }
+        displaced.removeAll { $0.row == nil }
+    }
+}
+
+/// How `add` turns an unmanaged object of a table's class into column values: one reader per column,
+/// compiled for the property's concrete type. Only for classes whose properties are all plain scalars
+/// of the common types, with the Swift types matching the table's schema.
+struct InsertPlan {
+    let readers: [(UnsafeRawPointer) -> SQLiteValue]
+
+    init?(table: TableInfo) {
+        guard let type = table.objectType else { return nil }
+        let fields = PropertyReflection.fields(of: type)
+        let properties = table.schema.properties
+        let declared = ObjectSchemaRegistry.shared.schema(for: type).properties
+        guard fields.count == properties.count, declared.count == properties.count else { return nil }
+        var readers: [(UnsafeRawPointer) -> SQLiteValue] = []
+        for propertyIndex in table.propertyOfColumn {
+            let field = fields[propertyIndex], property = properties[propertyIndex], own = declared[propertyIndex]
+            guard let reader = field.readColumn, field.name == property.name, own.name == property.name,
+                property.collection == .none, own.collection == .none, own.type == property.type,
+                own.isOptional == property.isOptional,
+                property.type != .object, property.type != .mixed, property.type != .linkingObjects
+            else { return nil }
+            readers.append(reader)
+        }
+        guard table.propertyOfColumn.count == properties.count else { return nil }
+        self.readers = readers
     }
 }
 
