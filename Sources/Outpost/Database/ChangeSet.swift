@@ -7,8 +7,26 @@ struct ChangeSet {
     struct TableChanges {
         var insertions: Set<Int64> = []
         var deletions: Set<Int64> = []
-        /// rowid → modified property names.
-        var modifications: [Int64: Set<String>] = [:]
+        /// property name → modified rowids (one set per property, so recording a modification costs
+        /// no allocation per row).
+        var modifiedRows: [String: Set<Int64>] = [:]
+
+        mutating func delete(_ rowid: Int64) {
+            if insertions.remove(rowid) == nil {
+                deletions.insert(rowid)
+            }
+            if !modifiedRows.isEmpty {
+                for property in Array(modifiedRows.keys) {
+                    modifiedRows[property]!.remove(rowid)
+                    if modifiedRows[property]!.isEmpty { modifiedRows[property] = nil }
+                }
+            }
+        }
+
+        mutating func modify(_ rowid: Int64, _ property: String) {
+            if insertions.contains(rowid) { return }
+            modifiedRows[property, default: []].insert(rowid)
+        }
     }
 
     var tables: [String: TableChanges] = [:]
@@ -23,17 +41,11 @@ struct ChangeSet {
 
     mutating func delete(_ className: String, _ rowid: Int64) {
         // Mutate in place (no copy of the sets): this runs once per deleted object.
-        if tables[className] == nil { tables[className] = TableChanges() }
-        if tables[className]!.insertions.remove(rowid) == nil {
-            tables[className]!.deletions.insert(rowid)
-        }
-        tables[className]!.modifications[rowid] = nil
+        tables[className, default: TableChanges()].delete(rowid)
     }
 
     mutating func modify(_ className: String, _ rowid: Int64, _ property: String) {
-        if tables[className] == nil { tables[className] = TableChanges() }
-        if tables[className]!.insertions.contains(rowid) { return }
-        tables[className]!.modifications[rowid, default: []].insert(property)
+        tables[className, default: TableChanges()].modify(rowid, property)
     }
 
     /// Adds a later change set on top of this one.
@@ -41,7 +53,7 @@ struct ChangeSet {
         isUnknown = isUnknown || later.isUnknown
         for (name, changes) in later.tables {
             for r in changes.insertions { insert(name, r) }
-            for (r, props) in changes.modifications { for p in props { modify(name, r, p) } }
+            for (p, rowids) in changes.modifiedRows { for r in rowids { modify(name, r, p) } }
             for r in changes.deletions { delete(name, r) }
         }
     }
@@ -52,14 +64,10 @@ struct ChangeSet {
     var encoded: String {
         var root: [String: JSONValue] = [:]
         for (name, t) in tables {
-            var byProperty: [String: [Int64]] = [:]
-            for (rowid, props) in t.modifications {
-                for p in props { byProperty[p, default: []].append(rowid) }
-            }
             root[name] = .object([
                 "i": Self.ranges(t.insertions),
                 "d": Self.ranges(t.deletions),
-                "m": .object(byProperty.mapValues { Self.ranges($0) }),
+                "m": .object(t.modifiedRows.mapValues { Self.ranges($0) }),
             ])
         }
         return JSONValue.object(root).text
@@ -76,7 +84,8 @@ struct ChangeSet {
             changes.deletions = Set(Self.expand(t["d"]))
             if case .object(let m)? = t["m"] {
                 for (prop, ranges) in m {
-                    for rowid in Self.expand(ranges) { changes.modifications[rowid, default: []].insert(prop) }
+                    let rowids = Self.expand(ranges)
+                    if !rowids.isEmpty { changes.modifiedRows[prop, default: []].formUnion(rowids) }
                 }
             }
             tables[name] = changes

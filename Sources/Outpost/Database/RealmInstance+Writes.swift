@@ -10,6 +10,18 @@ extension RealmInstance {
         requireWrite()
         row.ensureLoaded()
         let table = row.table
+        // Fast path: a plain scalar of the right type (the general path below reports the errors).
+        if case .value(let value) = content, let column = table.scalarColumnOfProperty[propertyIndex] {
+            if value.isNull {
+                if table.propertyIsOptional[propertyIndex] {
+                    writeColumn(row, column: column, value: .null)
+                    return
+                }
+            } else if let converted = Self.convert(value, to: table.propertyTypes[propertyIndex]) {
+                writeColumn(row, column: column, value: ValueCoding.column(converted))
+                return
+            }
+        }
         let property = table.schema.properties[propertyIndex]
         guard let column = table.columnOfProperty[propertyIndex] else {
             fail(Realm.Error(.invalidInput, "Property '\(table.className).\(property.name)' is computed and can't be set."))
@@ -42,6 +54,7 @@ extension RealmInstance {
 
     /// Stores a column value and records the modification.
     func writeColumn(_ row: ManagedRow, column: Int, value: SQLiteValue) {
+        if pendingInserts.table != nil { flushPendingInserts() }  // the UPDATE below bypasses `cached`
         let table = row.table
         do {
             let stmt = try table.updateStatement(column: column, connection)
@@ -50,15 +63,14 @@ extension RealmInstance {
             defer { stmt.reset() }
             _ = try stmt.step()
         } catch {
-            fail(Realm.Error(.fail, "Could not write '\(table.className)' property "
-                + "'\(table.schema.properties[table.propertyOfColumn[column]].name)': \(error)"))
+            fail(Realm.Error(.fail, "Could not write '\(table.className)' property '\(table.columnNames[column])': \(error)"))
             return
         }
         row.values[column] = value
         writeCounter &+= 1
-        row.decodedCollections[column] = nil
-        row.decodedMaps[column] = nil
-        changes.modify(table.className, row.rowid, table.schema.properties[table.propertyOfColumn[column]].name)
+        if !row.decodedCollections.isEmpty { row.decodedCollections[column] = nil }
+        if !row.decodedMaps.isEmpty { row.decodedMaps[column] = nil }
+        changes.modify(table.className, row.rowid, table.columnNames[column])
     }
 
     /// Deletes embedded objects that a property no longer refers to.
@@ -106,40 +118,6 @@ extension RealmInstance {
         }
         let contents = PropertyReflection.contents(of: object)
         return insertRow(table, contents: contents, update: update, object: object)
-    }
-
-    /// `add` of an object whose properties are all plain scalars: the values go from the object's
-    /// wrappers to column values and to the INSERT without intermediate boxes.
-    private func insertPlainObject(_ object: ObjectBase, table: TableInfo, plan: InsertPlan) -> ManagedRow? {
-        let values: [SQLiteValue] = withExtendedLifetime(object) {
-            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            return plan.readers.map { $0(base) }
-        }
-        let rowid: Int64
-        do {
-            let stmt = try table.insertStatement(connection)
-            for i in values.indices { stmt.bind(values[i], at: Int32(i &+ 1)) }
-            defer { stmt.reset() }
-            _ = try stmt.step()
-            rowid = connection.lastInsertRowid
-        } catch let error as SQLiteError where error.code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ {
-            let pk = table.primaryKeyProperty.flatMap { i -> _StoredValue? in
-                table.columnOfProperty[i].map { ValueCoding.scalar(values[$0], type: table.propertyTypes[i]) }
-            } ?? .null
-            fail(Realm.Error(.invalidInput,
-                "Attempting to create an object of type '\(table.className)' with an existing primary key value "
-                    + "\(Self.describePrimaryKey(pk))."))
-            return nil
-        } catch {
-            fail(Realm.Error(.fail, "Could not insert a '\(table.className)' object: \(error)"))
-            return nil
-        }
-        let row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)
-        synchronized { table.rows.insertFresh(row) }
-        object._row = row
-        changes.insert(table.className, rowid)
-        writeCounter &+= 1
-        return row
     }
 
     /// Inserts (or, with a primary key and `update`, updates) a row from property contents in schema order.
@@ -190,6 +168,7 @@ extension RealmInstance {
             defer { stmt.reset() }
             _ = try stmt.step()
             rowid = connection.lastInsertRowid
+            noteInsertedRowid(rowid, in: table)
         } catch let error as SQLiteError where error.code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ {
             let pk = table.primaryKeyProperty.flatMap { i -> _StoredValue? in
                 if case .value(let v) = contents[i] { return v } else { return nil }

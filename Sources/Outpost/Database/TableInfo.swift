@@ -21,10 +21,19 @@ final class TableInfo {
     let primaryKeyProperty: Int?
     /// Property index by name.
     let propertyIndexByName: [String: Int]
+    /// The property name of each column.
+    let columnNames: [String]
+    /// For plain scalar properties (not collections, links, `AnyRealmValue` or the primary key): the
+    /// column; the fast path of property writes.
+    let scalarColumnOfProperty: [Int?]
+    let propertyIsOptional: [Bool]
 
     /// A read-only Realm whose file has no table for this class: it reads as empty.
     var isMissing = false
     private var keyPathIndexes: [ObjectIdentifier: Int] = [:]
+    /// The first key paths seen, searched before `keyPathIndexes` (comparing a few pointers is
+    /// cheaper than hashing).
+    private var recentKeyPaths: [(key: ObjectIdentifier, index: Int)] = []
     /// Identity map: the one live row storage per rowid. Held weakly: rows keep their Realm instance
     /// alive, so a strong map would keep every instance that ever read a row open.
     var rows = RowIdentityMap()
@@ -38,6 +47,13 @@ final class TableInfo {
     /// connection's cache lookup (which hashes the SQL text). SQLite re-prepares them if the schema
     /// changes.
     private var insertStatement: SQLiteStatement?
+    /// INSERTs with an explicit rowid: one row, and `PendingInserts.batchSize` rows.
+    private var insertWithRowidStatement: SQLiteStatement?
+    private var batchInsertStatement: SQLiteStatement?
+    /// The next rowid buffered inserts use, valid in the write transaction `nextRowidGeneration`
+    /// (the instance's `readGeneration`).
+    var nextRowid: Int64 = 0
+    var nextRowidGeneration = -1
     private var updateStatements: [SQLiteStatement?]
     /// How `add` reads an object of `objectType` straight into column values; nil when a property
     /// needs the general path (links, collections, `AnyRealmValue`, other types) or the class does not
@@ -67,6 +83,14 @@ final class TableInfo {
         self.propertyTypes = schema.properties.map(\.type)
         self.propertyIndexByName = byName
         self.primaryKeyProperty = schema.properties.firstIndex(where: \.isPrimaryKey)
+        self.columnNames = propertyOfColumn.map { schema.properties[$0].name }
+        self.propertyIsOptional = schema.properties.map(\.isOptional)
+        self.scalarColumnOfProperty = schema.properties.indices.map { i in
+            let p = schema.properties[i]
+            let plain = p.collection == .none && !p.isPrimaryKey
+                && p.type != .object && p.type != .mixed && p.type != .linkingObjects
+            return plain ? columnOfProperty[i] : nil
+        }
         let columnNames = propertyOfColumn.map { SQL.quote(schema.properties[$0].name) }
         selectRowSQL = "SELECT " + (columnNames.isEmpty ? "NULL" : columnNames.joined(separator: ", "))
             + " FROM \(sqlName) WHERE rowid = ?"
@@ -83,6 +107,19 @@ final class TableInfo {
         if let stmt = insertStatement { return stmt }
         let stmt = try connection.cached(insertSQL)
         insertStatement = stmt
+        return stmt
+    }
+
+    /// `INSERT INTO t (_rowid, columns…) VALUES (…), …` with `rows` rows.
+    func insertWithRowidStatement(rows: Int, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+        let isBatch = rows > 1
+        if let stmt = isBatch ? batchInsertStatement : insertWithRowidStatement { return stmt }
+        let names = ["_rowid"] + propertyOfColumn.map { SQL.quote(schema.properties[$0].name) }
+        let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let sql = "INSERT INTO \(sqlName) (\(names.joined(separator: ", "))) VALUES "
+            + Array(repeating: tuple, count: rows).joined(separator: ", ")
+        let stmt = try connection.cached(sql)
+        if isBatch { batchInsertStatement = stmt } else { insertWithRowidStatement = stmt }
         return stmt
     }
 
@@ -109,12 +146,17 @@ final class TableInfo {
     @inline(__always)
     func propertyIndex(for keyPath: AnyKeyPath, name: () -> String) -> Int {
         let key = ObjectIdentifier(keyPath)
+        for entry in recentKeyPaths where entry.key == key { return entry.index }
         if let index = keyPathIndexes[key] { return index }
         let propertyName = name()
         guard let index = propertyIndexByName[propertyName] else {
             fatalError("Property '\(propertyName)' is not part of the schema of '\(className)' in this Realm.")
         }
-        keyPathIndexes[key] = index
+        if recentKeyPaths.count < 16 {
+            recentKeyPaths.append((key, index))
+        } else {
+            keyPathIndexes[key] = index
+        }
         return index
     }
 
