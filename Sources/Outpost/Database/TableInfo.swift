@@ -175,54 +175,71 @@ final class TableInfo {
 
 /// Row storages by rowid, held weakly.
 ///
-/// Rows of objects just added are first kept strongly in a short list (`fresh`) instead of the map:
-/// most added objects are dropped by the caller right away, and then their rows are released in
-/// `settle()` without ever costing a weak reference and a map entry. `settle()` runs before every
-/// lookup through `RealmInstance.row` and whenever the list is full, so it stays short.
+/// Rows of objects just added are first listed unretained in `fresh` instead of the map: most added
+/// objects are dropped by the caller right away, and then their rows go (clearing their slot in
+/// `ManagedRow.deinit`) without ever costing a weak reference and a map entry. `settle()` moves the
+/// rows still alive into the map; it runs before every lookup through `RealmInstance.row` and when
+/// the list is full, so the list stays short. Nothing here retains a row: rows retain their Realm
+/// instance, which owns this map.
 struct RowIdentityMap {
     private struct Entry {
         weak var row: ManagedRow?
     }
 
     private var entries: [Int64: Entry] = [:]
-    private var fresh: [ManagedRow] = []
+    private var fresh: [Unmanaged<ManagedRow>?] = []
     /// Deleted rows whose rowid was reused by an insert.
     private var displaced: [Entry] = []
-    private static let freshLimit = 512
+    private static let freshLimit = 1024
 
     subscript(rowid: Int64) -> ManagedRow? {
         get {
-            if !fresh.isEmpty, let row = fresh.last(where: { $0.rowid == rowid }) { return row }
+            for slot in fresh.reversed() {
+                if let row = slot?.takeUnretainedValue(), row.rowid == rowid { return row }
+            }
             return entries[rowid]?.row
         }
         set { entries[rowid] = newValue.map { Entry(row: $0) } }
     }
 
     /// Adds the row of a newly inserted object. A row still alive for the same rowid can only be one
-    /// deleted in this transaction (SQLite reuses the largest rowid): it stays reachable for
-    /// `cancelWrite` (through `values`) but lookups now find the new row.
+    /// deleted in this transaction: it stays reachable for `cancelWrite` (through `values`) but
+    /// lookups now find the new row.
     @inline(__always)
     mutating func insertFresh(_ row: ManagedRow) {
         if !entries.isEmpty, let old = entries.removeValue(forKey: row.rowid)?.row { displaced.append(Entry(row: old)) }
-        fresh.append(row)
-        if fresh.count >= Self.freshLimit { settle() }
+        if fresh.count >= Self.freshLimit { settleFresh() }
+        row.freshSlot = fresh.count
+        fresh.append(Unmanaged.passUnretained(row))
     }
 
-    /// Moves the fresh rows still in use into the map and releases the others.
+    /// Called by a fresh row's deinit.
+    mutating func releaseFresh(_ row: ManagedRow) {
+        let slot = row.freshSlot
+        if slot < fresh.count, let listed = fresh[slot], listed.toOpaque() == Unmanaged.passUnretained(row).toOpaque() {
+            fresh[slot] = nil
+        }
+    }
+
+    /// Moves the fresh rows still alive into the map.
     @inline(__always)
     mutating func settle() {
         if !fresh.isEmpty { settleFresh() }
     }
 
     private mutating func settleFresh() {
-        for i in fresh.indices where !isKnownUniquelyReferenced(&fresh[i]) {
-            entries[fresh[i].rowid] = Entry(row: fresh[i])
+        for case let listed? in fresh {
+            let row = listed.takeUnretainedValue()
+            row.freshSlot = -1
+            entries[row.rowid] = Entry(row: row)
         }
         fresh.removeAll(keepingCapacity: true)
     }
 
     /// The rows still alive.
-    var values: [ManagedRow] { entries.values.compactMap(\.row) + fresh + displaced.compactMap(\.row) }
+    var values: [ManagedRow] {
+        entries.values.compactMap(\.row) + fresh.compactMap { $0?.takeUnretainedValue() } + displaced.compactMap(\.row)
+    }
 
     var count: Int { entries.count }
 
@@ -233,8 +250,9 @@ struct RowIdentityMap {
 }
 
 /// How `add` turns an unmanaged object of a table's class into column values: one reader per column,
-/// compiled for the property's concrete type. Only for classes whose properties are all plain scalars
-/// of the common types, with the Swift types matching the table's schema.
+/// compiled for the property's concrete type. Only for classes whose stored properties are all plain
+/// scalars of the common types (`LinkingObjects` have no column), with the Swift types matching the
+/// table's schema.
 struct InsertPlan {
     let readers: [(UnsafeRawPointer) -> SQLiteValue]
 
@@ -254,7 +272,6 @@ struct InsertPlan {
             else { return nil }
             readers.append(reader)
         }
-        guard table.propertyOfColumn.count == properties.count else { return nil }
         self.readers = readers
     }
 }
