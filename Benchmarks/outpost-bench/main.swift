@@ -9,6 +9,8 @@ import Outpost
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
 let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
+/// `OUTPOST_BENCH_ONLY=insert|query|update` runs only that case (for profiling).
+let only = ProcessInfo.processInfo.environment["OUTPOST_BENCH_ONLY"]
 let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("outpost-bench-\(getpid())")
 try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
@@ -40,10 +42,12 @@ for round in 0..<rounds {
     // Baseline
     let rawPath = directory.appendingPathComponent("raw-\(round).sqlite").path
     let raw = RawSQLite(path: rawPath)
-    insertB.append(seconds { raw.insert(data) })
     var rawResult = (count: 0, checksum: 0)
-    queryB.append(seconds { rawResult = raw.query() })
-    updateB.append(seconds { raw.updateAll(data) })
+    if only == nil {  // profiling one case: no baseline
+        insertB.append(seconds { raw.insert(data) })
+        queryB.append(seconds { rawResult = raw.query() })
+        updateB.append(seconds { raw.updateAll(data) })
+    }
 
     // Outpost
     let config = Realm.Configuration(fileURL: directory.appendingPathComponent("outpost-\(round).realm"),
@@ -63,6 +67,7 @@ for round in 0..<rounds {
                 }
             }
         })
+        if only == "insert" { continue }
         var matched = 0, checksum = 0
         queryO.append(seconds {
             let results = realm.objects(BenchPerson.self).filter("age > 50 AND name BEGINSWITH 'A'")
@@ -71,7 +76,7 @@ for round in 0..<rounds {
                 checksum &+= p.name.utf8.count &+ p.email.utf8.count &+ p.age
             }
         })
-        precondition(matched == rawResult.count && checksum == rawResult.checksum,
+        precondition(only != nil || matched == rawResult.count && checksum == rawResult.checksum,
                      "query mismatch: \(matched)/\(rawResult.count) \(checksum)/\(rawResult.checksum)")
         updateO.append(try seconds {
             try realm.write {
@@ -81,6 +86,10 @@ for round in 0..<rounds {
     }
 }
 
+if only != nil {
+    print("insert \(median(insertO) * 1000) ms, query \(queryO.isEmpty ? 0 : median(queryO) * 1000) ms, update \(updateO.isEmpty ? 0 : median(updateO) * 1000) ms")
+    exit(0)
+}
 print("Outpost benchmarks: \(count) objects, median of \(rounds) rounds, release build")
 report("insert \(count) objects in one write", outpost: insertO, baseline: insertB, goal: 1.5)
 report("age > 50 AND name BEGINSWITH 'A': count + read 3 props", outpost: queryO, baseline: queryB, goal: 2)

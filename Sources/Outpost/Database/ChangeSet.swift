@@ -5,10 +5,74 @@ import Foundation
 /// so other Realm instances (threads and processes) can compute notifications.
 struct ChangeSet {
     struct TableChanges {
-        var insertions: Set<Int64> = []
+        /// Inserted rowids: a run of consecutive ones (objects added one after the other, the common
+        /// case, cost nothing per row) plus the others.
+        private(set) var insertedRun: ClosedRange<Int64>?
+        private(set) var insertedOthers: Set<Int64> = []
         var deletions: Set<Int64> = []
-        /// rowid → modified property names.
-        var modifications: [Int64: Set<String>] = [:]
+        /// property name → modified rowids (one set per property, so recording a modification costs
+        /// no allocation per row).
+        var modifiedRows: [String: Set<Int64>] = [:]
+
+        var insertions: Set<Int64> {
+            get {
+                guard let run = insertedRun else { return insertedOthers }
+                return insertedOthers.union(run)
+            }
+            set {
+                insertedRun = nil
+                insertedOthers = newValue
+            }
+        }
+
+        func isInserted(_ rowid: Int64) -> Bool {
+            (insertedRun?.contains(rowid) ?? false) || (!insertedOthers.isEmpty && insertedOthers.contains(rowid))
+        }
+
+        mutating func insert(_ rowid: Int64) {
+            if let run = insertedRun {
+                if rowid == run.upperBound &+ 1 && rowid != Int64.min {
+                    insertedRun = run.lowerBound...rowid
+                } else if !run.contains(rowid) {
+                    insertedOthers.insert(rowid)
+                }
+            } else if insertedOthers.isEmpty {
+                insertedRun = rowid...rowid
+            } else {
+                insertedOthers.insert(rowid)
+            }
+        }
+
+        /// Removes an inserted rowid; false if it was not inserted.
+        mutating func removeInserted(_ rowid: Int64) -> Bool {
+            if let run = insertedRun, run.contains(rowid) {
+                insertedRun = nil
+                if run.lowerBound < rowid { insertedRun = run.lowerBound...(rowid - 1) }
+                if rowid < run.upperBound {
+                    let above = (rowid + 1)...run.upperBound
+                    if insertedRun == nil { insertedRun = above } else { insertedOthers.formUnion(above) }
+                }
+                return true
+            }
+            return !insertedOthers.isEmpty && insertedOthers.remove(rowid) != nil
+        }
+
+        mutating func delete(_ rowid: Int64) {
+            if !removeInserted(rowid) {
+                deletions.insert(rowid)
+            }
+            if !modifiedRows.isEmpty {
+                for property in Array(modifiedRows.keys) {
+                    modifiedRows[property]!.remove(rowid)
+                    if modifiedRows[property]!.isEmpty { modifiedRows[property] = nil }
+                }
+            }
+        }
+
+        mutating func modify(_ rowid: Int64, _ property: String) {
+            if isInserted(rowid) { return }
+            modifiedRows[property, default: []].insert(rowid)
+        }
     }
 
     var tables: [String: TableChanges] = [:]
@@ -18,30 +82,25 @@ struct ChangeSet {
     var isEmpty: Bool { tables.isEmpty && !isUnknown }
 
     mutating func insert(_ className: String, _ rowid: Int64) {
-        tables[className, default: TableChanges()].insertions.insert(rowid)
+        tables[className, default: TableChanges()].insert(rowid)
     }
 
     mutating func delete(_ className: String, _ rowid: Int64) {
         // Mutate in place (no copy of the sets): this runs once per deleted object.
-        if tables[className] == nil { tables[className] = TableChanges() }
-        if tables[className]!.insertions.remove(rowid) == nil {
-            tables[className]!.deletions.insert(rowid)
-        }
-        tables[className]!.modifications[rowid] = nil
+        tables[className, default: TableChanges()].delete(rowid)
     }
 
     mutating func modify(_ className: String, _ rowid: Int64, _ property: String) {
-        if tables[className] == nil { tables[className] = TableChanges() }
-        if tables[className]!.insertions.contains(rowid) { return }
-        tables[className]!.modifications[rowid, default: []].insert(property)
+        tables[className, default: TableChanges()].modify(rowid, property)
     }
 
     /// Adds a later change set on top of this one.
     mutating func merge(_ later: ChangeSet) {
         isUnknown = isUnknown || later.isUnknown
         for (name, changes) in later.tables {
-            for r in changes.insertions { insert(name, r) }
-            for (r, props) in changes.modifications { for p in props { modify(name, r, p) } }
+            if let run = changes.insertedRun { for r in run { insert(name, r) } }
+            for r in changes.insertedOthers { insert(name, r) }
+            for (p, rowids) in changes.modifiedRows { for r in rowids { modify(name, r, p) } }
             for r in changes.deletions { delete(name, r) }
         }
     }
@@ -52,14 +111,12 @@ struct ChangeSet {
     var encoded: String {
         var root: [String: JSONValue] = [:]
         for (name, t) in tables {
-            var byProperty: [String: [Int64]] = [:]
-            for (rowid, props) in t.modifications {
-                for p in props { byProperty[p, default: []].append(rowid) }
-            }
             root[name] = .object([
-                "i": Self.ranges(t.insertions),
+                "i": t.insertedOthers.isEmpty
+                    ? .array(t.insertedRun.map { [.array([.int($0.lowerBound), .int($0.upperBound)])] } ?? [])
+                    : Self.ranges(t.insertions),
                 "d": Self.ranges(t.deletions),
-                "m": .object(byProperty.mapValues { Self.ranges($0) }),
+                "m": .object(t.modifiedRows.mapValues { Self.ranges($0) }),
             ])
         }
         return JSONValue.object(root).text
@@ -72,11 +129,12 @@ struct ChangeSet {
         for (name, value) in root {
             guard case .object(let t) = value else { return nil }
             var changes = TableChanges()
-            changes.insertions = Set(Self.expand(t["i"]))
+            for r in Self.expand(t["i"]) { changes.insert(r) }
             changes.deletions = Set(Self.expand(t["d"]))
             if case .object(let m)? = t["m"] {
                 for (prop, ranges) in m {
-                    for rowid in Self.expand(ranges) { changes.modifications[rowid, default: []].insert(prop) }
+                    let rowids = Self.expand(ranges)
+                    if !rowids.isEmpty { changes.modifiedRows[prop, default: []].formUnion(rowids) }
                 }
             }
             tables[name] = changes

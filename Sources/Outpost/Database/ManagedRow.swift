@@ -16,6 +16,8 @@ public final class ManagedRow {
     /// Decoded collections by column, valid while `loadedVersion` is current.
     var decodedCollections: [Int: [_StoredValue]] = [:]
     var decodedMaps: [Int: [(String, _StoredValue)]] = [:]
+    /// The row's slot in its table's list of rows just inserted (`RowIdentityMap`), or -1.
+    var freshSlot = -1
 
     init(realm: RealmInstance, table: TableInfo, rowid: Int64, values: [SQLiteValue]?) {
         self.realm = realm
@@ -24,6 +26,10 @@ public final class ManagedRow {
         self.values = values ?? []
         self.loadedVersion = values == nil ? -1 : realm.snapshotVersion
         self.epoch = realm.invalidationEpoch
+    }
+
+    deinit {
+        if freshSlot >= 0 { table.rows.releaseFresh(self) }
     }
 
     var isInvalidated: Bool {

@@ -27,6 +27,7 @@ extension RealmInstance {
     }
 
     private func unsynchronizedRow(_ table: TableInfo, _ rowid: Int64, values: [SQLiteValue]?) -> ManagedRow {
+        table.rows.settle()
         if let existing = table.rows[rowid] {
             if let values, existing.loadedVersion != snapshotVersion {
                 existing.values = values

@@ -10,6 +10,18 @@ extension RealmInstance {
         requireWrite()
         row.ensureLoaded()
         let table = row.table
+        // Fast path: a plain scalar of the right type (the general path below reports the errors).
+        if case .value(let value) = content, let column = table.scalarColumnOfProperty[propertyIndex] {
+            if value.isNull {
+                if table.propertyIsOptional[propertyIndex] {
+                    writeColumn(row, column: column, value: .null)
+                    return
+                }
+            } else if let converted = Self.convert(value, to: table.propertyTypes[propertyIndex]) {
+                writeColumn(row, column: column, value: ValueCoding.column(converted))
+                return
+            }
+        }
         let property = table.schema.properties[propertyIndex]
         guard let column = table.columnOfProperty[propertyIndex] else {
             fail(Realm.Error(.invalidInput, "Property '\(table.className).\(property.name)' is computed and can't be set."))
@@ -42,24 +54,23 @@ extension RealmInstance {
 
     /// Stores a column value and records the modification.
     func writeColumn(_ row: ManagedRow, column: Int, value: SQLiteValue) {
+        if pendingInserts.table != nil { flushPendingInserts() }  // the UPDATE below bypasses `cached`
         let table = row.table
         do {
-            let stmt = try connection.cached(table.updateSQL(column: column))
-            stmt.reset()
+            let stmt = try table.updateStatement(column: column, connection)
             stmt.bind(value, at: 1)
             stmt.bindInt(row.rowid, at: 2)
             defer { stmt.reset() }
             _ = try stmt.step()
         } catch {
-            fail(Realm.Error(.fail, "Could not write '\(table.className)' property "
-                + "'\(table.schema.properties[table.propertyOfColumn[column]].name)': \(error)"))
+            fail(Realm.Error(.fail, "Could not write '\(table.className)' property '\(table.columnNames[column])': \(error)"))
             return
         }
         row.values[column] = value
         writeCounter &+= 1
-        row.decodedCollections[column] = nil
-        row.decodedMaps[column] = nil
-        changes.modify(table.className, row.rowid, table.schema.properties[table.propertyOfColumn[column]].name)
+        if !row.decodedCollections.isEmpty { row.decodedCollections[column] = nil }
+        if !row.decodedMaps.isEmpty { row.decodedMaps[column] = nil }
+        changes.modify(table.className, row.rowid, table.columnNames[column])
     }
 
     /// Deletes embedded objects that a property no longer refers to.
@@ -102,6 +113,9 @@ extension RealmInstance {
             return nil
         }
         let table = self.table(for: type(of: object))
+        if update == .error, let plan = table.insertPlan {
+            return insertPlainObject(object, table: table, plan: plan)
+        }
         let contents = PropertyReflection.contents(of: object)
         return insertRow(table, contents: contents, update: update, object: object)
     }
@@ -154,6 +168,7 @@ extension RealmInstance {
             defer { stmt.reset() }
             _ = try stmt.step()
             rowid = connection.lastInsertRowid
+            noteInsertedRowid(rowid, in: table)
         } catch let error as SQLiteError where error.code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ {
             let pk = table.primaryKeyProperty.flatMap { i -> _StoredValue? in
                 if case .value(let v) = contents[i] { return v } else { return nil }
@@ -278,6 +293,7 @@ extension RealmInstance {
                 continue
             }
             let rowids = (try? connection.cached("SELECT rowid FROM \(table.sqlName)").rows()) ?? []
+            table.rows.settle()
             for r in rowids {
                 if case .integer(let id) = r[0] {
                     changes.delete(name, id)

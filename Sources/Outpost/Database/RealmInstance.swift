@@ -28,6 +28,10 @@ final class RealmInstance {
     var parentlessEmbeddedRows: Set<ObjectIdentifier> = []
     /// Set while a migration block runs: primary keys may be changed (they are checked afterwards).
     var isMigrating = false
+    /// Rows added and not written to SQLite yet (RealmInstance+Inserts.swift).
+    var pendingInserts = PendingInserts()
+    /// Installed as the connection's `willRunStatement` while `pendingInserts` has rows.
+    lazy var flushPendingInsertsHook: () -> Void = { [unowned self] in self.flushPendingInserts() }
 
     var tablesByName: [String: TableInfo] = [:]
     var tablesByType: [ObjectIdentifier: TableInfo] = [:]
@@ -62,6 +66,7 @@ final class RealmInstance {
     }
 
     deinit {
+        connection.willRunStatement = nil
         if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
         RealmRegistry.shared.unregister(self)
         // An in-memory Realm's data lives while one of its instances is open.
@@ -162,6 +167,7 @@ final class RealmInstance {
     func commitWrite() throws {
         verifyAccess()
         precondition(isInWriteTransaction, "Can't commit a non-existing write transaction")
+        flushPendingInserts()
         if let error = pendingError {
             cancelWrite()
             throw error
@@ -195,6 +201,7 @@ final class RealmInstance {
     func cancelWrite() {
         verifyAccess()
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
+        discardPendingInserts()
         try? connection.execute("ROLLBACK")
         isInWriteTransaction = false
         changes = ChangeSet()
@@ -209,6 +216,8 @@ final class RealmInstance {
 
     /// Records the first invalid operation of the current write; `commitWrite` will throw it.
     func fail(_ error: Realm.Error) {
+        // An insert still buffered came first: its error (a duplicate primary key) must win.
+        if pendingError == nil && pendingInserts.table != nil { flushPendingInserts() }
         if pendingError == nil { pendingError = error }
     }
 

@@ -21,10 +21,19 @@ final class TableInfo {
     let primaryKeyProperty: Int?
     /// Property index by name.
     let propertyIndexByName: [String: Int]
+    /// The property name of each column.
+    let columnNames: [String]
+    /// For plain scalar properties (not collections, links, `AnyRealmValue` or the primary key): the
+    /// column; the fast path of property writes.
+    let scalarColumnOfProperty: [Int?]
+    let propertyIsOptional: [Bool]
 
     /// A read-only Realm whose file has no table for this class: it reads as empty.
     var isMissing = false
     private var keyPathIndexes: [ObjectIdentifier: Int] = [:]
+    /// The first key paths seen, searched before `keyPathIndexes` (comparing a few pointers is
+    /// cheaper than hashing).
+    private var recentKeyPaths: [(key: ObjectIdentifier, index: Int)] = []
     /// Identity map: the one live row storage per rowid. Held weakly: rows keep their Realm instance
     /// alive, so a strong map would keep every instance that ever read a row open.
     var rows = RowIdentityMap()
@@ -34,6 +43,22 @@ final class TableInfo {
     let insertSQL: String
     let deleteSQL: String
     private var updateSQLs: [String?]
+    /// The prepared INSERT and per-column UPDATE statements, held here so the hot paths skip the
+    /// connection's cache lookup (which hashes the SQL text). SQLite re-prepares them if the schema
+    /// changes.
+    private var insertStatement: SQLiteStatement?
+    /// INSERTs with an explicit rowid: one row, and `PendingInserts.batchSize` rows.
+    private var insertWithRowidStatement: SQLiteStatement?
+    private var batchInsertStatement: SQLiteStatement?
+    /// The next rowid buffered inserts use, valid in the write transaction `nextRowidGeneration`
+    /// (the instance's `readGeneration`).
+    var nextRowid: Int64 = 0
+    var nextRowidGeneration = -1
+    private var updateStatements: [SQLiteStatement?]
+    /// How `add` reads an object of `objectType` straight into column values; nil when a property
+    /// needs the general path (links, collections, `AnyRealmValue`, other types) or the class does not
+    /// match the schema exactly.
+    private(set) lazy var insertPlan: InsertPlan? = InsertPlan(table: self)
 
     /// `tableName` overrides the table (a migration reads the old data from a table set aside).
     init(schema: ObjectSchema, objectType: ObjectBase.Type?, tableName: String? = nil) {
@@ -58,6 +83,14 @@ final class TableInfo {
         self.propertyTypes = schema.properties.map(\.type)
         self.propertyIndexByName = byName
         self.primaryKeyProperty = schema.properties.firstIndex(where: \.isPrimaryKey)
+        self.columnNames = propertyOfColumn.map { schema.properties[$0].name }
+        self.propertyIsOptional = schema.properties.map(\.isOptional)
+        self.scalarColumnOfProperty = schema.properties.indices.map { i in
+            let p = schema.properties[i]
+            let plain = p.collection == .none && !p.isPrimaryKey
+                && p.type != .object && p.type != .mixed && p.type != .linkingObjects
+            return plain ? columnOfProperty[i] : nil
+        }
         let columnNames = propertyOfColumn.map { SQL.quote(schema.properties[$0].name) }
         selectRowSQL = "SELECT " + (columnNames.isEmpty ? "NULL" : columnNames.joined(separator: ", "))
             + " FROM \(sqlName) WHERE rowid = ?"
@@ -67,6 +100,34 @@ final class TableInfo {
                 + Array(repeating: "?", count: columnNames.count).joined(separator: ", ") + ")"
         deleteSQL = "DELETE FROM \(sqlName) WHERE rowid = ?"
         updateSQLs = Array(repeating: nil, count: propertyOfColumn.count)
+        updateStatements = Array(repeating: nil, count: propertyOfColumn.count)
+    }
+
+    func insertStatement(_ connection: SQLiteConnection) throws -> SQLiteStatement {
+        if let stmt = insertStatement { return stmt }
+        let stmt = try connection.cached(insertSQL)
+        insertStatement = stmt
+        return stmt
+    }
+
+    /// `INSERT INTO t (_rowid, columns…) VALUES (…), …` with `rows` rows.
+    func insertWithRowidStatement(rows: Int, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+        let isBatch = rows > 1
+        if let stmt = isBatch ? batchInsertStatement : insertWithRowidStatement { return stmt }
+        let names = ["_rowid"] + propertyOfColumn.map { SQL.quote(schema.properties[$0].name) }
+        let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let sql = "INSERT INTO \(sqlName) (\(names.joined(separator: ", "))) VALUES "
+            + Array(repeating: tuple, count: rows).joined(separator: ", ")
+        let stmt = try connection.cached(sql)
+        if isBatch { batchInsertStatement = stmt } else { insertWithRowidStatement = stmt }
+        return stmt
+    }
+
+    func updateStatement(column: Int, _ connection: SQLiteConnection) throws -> SQLiteStatement {
+        if let stmt = updateStatements[column] { return stmt }
+        let stmt = try connection.cached(updateSQL(column: column))
+        updateStatements[column] = stmt
+        return stmt
     }
 
     /// The columns in `SELECT` order, quoted, prefixed with a table alias.
@@ -85,12 +146,17 @@ final class TableInfo {
     @inline(__always)
     func propertyIndex(for keyPath: AnyKeyPath, name: () -> String) -> Int {
         let key = ObjectIdentifier(keyPath)
+        for entry in recentKeyPaths where entry.key == key { return entry.index }
         if let index = keyPathIndexes[key] { return index }
         let propertyName = name()
         guard let index = propertyIndexByName[propertyName] else {
             fatalError("Property '\(propertyName)' is not part of the schema of '\(className)' in this Realm.")
         }
-        keyPathIndexes[key] = index
+        if recentKeyPaths.count < 16 {
+            recentKeyPaths.append((key, index))
+        } else {
+            keyPathIndexes[key] = index
+        }
         return index
     }
 
@@ -108,25 +174,105 @@ final class TableInfo {
 }
 
 /// Row storages by rowid, held weakly.
+///
+/// Rows of objects just added are first listed unretained in `fresh` instead of the map: most added
+/// objects are dropped by the caller right away, and then their rows go (clearing their slot in
+/// `ManagedRow.deinit`) without ever costing a weak reference and a map entry. `settle()` moves the
+/// rows still alive into the map; it runs before every lookup through `RealmInstance.row` and when
+/// the list is full, so the list stays short. Nothing here retains a row: rows retain their Realm
+/// instance, which owns this map.
 struct RowIdentityMap {
     private struct Entry {
         weak var row: ManagedRow?
     }
 
     private var entries: [Int64: Entry] = [:]
+    private var fresh: [Unmanaged<ManagedRow>?] = []
+    /// Deleted rows whose rowid was reused by an insert.
+    private var displaced: [Entry] = []
+    private static let freshLimit = 1024
 
     subscript(rowid: Int64) -> ManagedRow? {
-        get { entries[rowid]?.row }
+        get {
+            for slot in fresh.reversed() {
+                if let row = slot?.takeUnretainedValue(), row.rowid == rowid { return row }
+            }
+            return entries[rowid]?.row
+        }
         set { entries[rowid] = newValue.map { Entry(row: $0) } }
     }
 
+    /// Adds the row of a newly inserted object. A row still alive for the same rowid can only be one
+    /// deleted in this transaction: it stays reachable for `cancelWrite` (through `values`) but
+    /// lookups now find the new row.
+    @inline(__always)
+    mutating func insertFresh(_ row: ManagedRow) {
+        if !entries.isEmpty, let old = entries.removeValue(forKey: row.rowid)?.row { displaced.append(Entry(row: old)) }
+        if fresh.count >= Self.freshLimit { settleFresh() }
+        row.freshSlot = fresh.count
+        fresh.append(Unmanaged.passUnretained(row))
+    }
+
+    /// Called by a fresh row's deinit.
+    mutating func releaseFresh(_ row: ManagedRow) {
+        let slot = row.freshSlot
+        if slot < fresh.count, let listed = fresh[slot], listed.toOpaque() == Unmanaged.passUnretained(row).toOpaque() {
+            fresh[slot] = nil
+        }
+    }
+
+    /// Moves the fresh rows still alive into the map.
+    @inline(__always)
+    mutating func settle() {
+        if !fresh.isEmpty { settleFresh() }
+    }
+
+    private mutating func settleFresh() {
+        for case let listed? in fresh {
+            let row = listed.takeUnretainedValue()
+            row.freshSlot = -1
+            entries[row.rowid] = Entry(row: row)
+        }
+        fresh.removeAll(keepingCapacity: true)
+    }
+
     /// The rows still alive.
-    var values: [ManagedRow] { entries.values.compactMap(\.row) }
+    var values: [ManagedRow] {
+        entries.values.compactMap(\.row) + fresh.compactMap { $0?.takeUnretainedValue() } + displaced.compactMap(\.row)
+    }
 
     var count: Int { entries.count }
 
     mutating func removeReleased() {
         entries = entries.filter { $0.value.row != nil }
+        displaced.removeAll { $0.row == nil }
+    }
+}
+
+/// How `add` turns an unmanaged object of a table's class into column values: one reader per column,
+/// compiled for the property's concrete type. Only for classes whose stored properties are all plain
+/// scalars of the common types (`LinkingObjects` have no column), with the Swift types matching the
+/// table's schema.
+struct InsertPlan {
+    let readers: [(UnsafeRawPointer) -> SQLiteValue]
+
+    init?(table: TableInfo) {
+        guard let type = table.objectType else { return nil }
+        let fields = PropertyReflection.fields(of: type)
+        let properties = table.schema.properties
+        let declared = ObjectSchemaRegistry.shared.schema(for: type).properties
+        guard fields.count == properties.count, declared.count == properties.count else { return nil }
+        var readers: [(UnsafeRawPointer) -> SQLiteValue] = []
+        for propertyIndex in table.propertyOfColumn {
+            let field = fields[propertyIndex], property = properties[propertyIndex], own = declared[propertyIndex]
+            guard let reader = field.readColumn, field.name == property.name, own.name == property.name,
+                property.collection == .none, own.collection == .none, own.type == property.type,
+                own.isOptional == property.isOptional,
+                property.type != .object, property.type != .mixed, property.type != .linkingObjects
+            else { return nil }
+            readers.append(reader)
+        }
+        self.readers = readers
     }
 }
 

@@ -65,9 +65,8 @@ indirect enum WatchedProperties {
             return out
         }
         if let direct = changes.tables[table.className] {
-            for (rowid, properties) in direct.modifications where candidates?.contains(rowid) ?? true {
-                let relevant = properties.filter(watches)
-                if !relevant.isEmpty { out[rowid, default: []].formUnion(relevant) }
+            for (property, rowids) in direct.modifiedRows where watches(property) {
+                for rowid in rowids where candidates?.contains(rowid) ?? true { out[rowid, default: []].insert(property) }
             }
         }
         for property in table.schema.properties where property.type == .object {

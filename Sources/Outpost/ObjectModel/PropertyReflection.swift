@@ -14,6 +14,10 @@ enum PropertyReflection {
         let type: any PersistedReflectable.Type
         /// Reads the wrapper's content at `offset` from an object's address (specialised per type).
         let readContent: (UnsafeRawPointer) -> _PropertyContent
+        /// For scalar properties of the common types (and their optionals): reads the unmanaged value
+        /// straight into its column value, compiled for the concrete type (no generic metadata lookups,
+        /// no intermediate `_PropertyContent`). Nil for the other types.
+        let readColumn: ((UnsafeRawPointer) -> SQLiteValue)?
     }
 
     private static let layouts = Mutex<[ObjectIdentifier: [Field]]>([:])
@@ -27,7 +31,8 @@ enum PropertyReflection {
             let label = String(cString: name)
             if label.hasPrefix("_"), let persisted = fieldType as? any PersistedReflectable.Type {
                 fields.append(Field(name: String(label.dropFirst()), offset: offset, type: persisted,
-                                    readContent: contentReader(persisted, offset: offset)))
+                                    readContent: contentReader(persisted, offset: offset),
+                                    readColumn: columnReader(persisted, offset: offset)))
             }
             return true
         }
@@ -59,6 +64,52 @@ enum PropertyReflection {
         -> (UnsafeRawPointer) -> _PropertyContent
     {
         { base in base.advanced(by: offset).assumingMemoryBound(to: P.self).pointee.content() }
+    }
+
+    /// A reader specialised for `Persisted<V>` (V concrete at each call site below).
+    @inline(__always)
+    private static func scalarReader<V: _StorableValue & _Persistable>(_: V.Type, offset: Int) -> (UnsafeRawPointer) -> SQLiteValue {
+        { base in
+            let stored = base.advanced(by: offset).assumingMemoryBound(to: Persisted<V>.self).pointee.storedValue
+            return ValueCoding.column((stored ?? V._defaultValue())._store())
+        }
+    }
+
+    /// The column reader of a `Persisted` wrapper of a common scalar type, or nil.
+    private static func columnReader(_ type: any PersistedReflectable.Type, offset: Int)
+        -> ((UnsafeRawPointer) -> SQLiteValue)?
+    {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Persisted<Bool>.self): scalarReader(Bool.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int>.self): scalarReader(Int.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int8>.self): scalarReader(Int8.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int16>.self): scalarReader(Int16.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int32>.self): scalarReader(Int32.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int64>.self): scalarReader(Int64.self, offset: offset)
+        case ObjectIdentifier(Persisted<Float>.self): scalarReader(Float.self, offset: offset)
+        case ObjectIdentifier(Persisted<Double>.self): scalarReader(Double.self, offset: offset)
+        case ObjectIdentifier(Persisted<String>.self): scalarReader(String.self, offset: offset)
+        case ObjectIdentifier(Persisted<Data>.self): scalarReader(Data.self, offset: offset)
+        case ObjectIdentifier(Persisted<Date>.self): scalarReader(Date.self, offset: offset)
+        case ObjectIdentifier(Persisted<ObjectId>.self): scalarReader(ObjectId.self, offset: offset)
+        case ObjectIdentifier(Persisted<Decimal128>.self): scalarReader(Decimal128.self, offset: offset)
+        case ObjectIdentifier(Persisted<UUID>.self): scalarReader(UUID.self, offset: offset)
+        case ObjectIdentifier(Persisted<Bool?>.self): scalarReader(Bool?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int?>.self): scalarReader(Int?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int8?>.self): scalarReader(Int8?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int16?>.self): scalarReader(Int16?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int32?>.self): scalarReader(Int32?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Int64?>.self): scalarReader(Int64?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Float?>.self): scalarReader(Float?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Double?>.self): scalarReader(Double?.self, offset: offset)
+        case ObjectIdentifier(Persisted<String?>.self): scalarReader(String?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Data?>.self): scalarReader(Data?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Date?>.self): scalarReader(Date?.self, offset: offset)
+        case ObjectIdentifier(Persisted<ObjectId?>.self): scalarReader(ObjectId?.self, offset: offset)
+        case ObjectIdentifier(Persisted<Decimal128?>.self): scalarReader(Decimal128?.self, offset: offset)
+        case ObjectIdentifier(Persisted<UUID?>.self): scalarReader(UUID?.self, offset: offset)
+        default: nil
+        }
     }
 
     private static func load<P: PersistedReflectable>(_ type: P.Type, _ pointer: UnsafeRawPointer) -> any PersistedReflectable {

@@ -232,7 +232,10 @@ extension RealmInstance {
         guard !rowids.isEmpty else { return [] }
         let columns = table.propertyOfColumn.isEmpty ? "NULL" : table.columnList(alias: "t")
         let placeholders = rowids.count == 256 ? Self.page256 : Array(repeating: "?", count: rowids.count).joined(separator: ",")
-        var loaded: [Int64: [SQLiteValue]] = [:]
+        var loadedRowids: [Int64] = []
+        var loadedValues: [[SQLiteValue]] = []
+        loadedRowids.reserveCapacity(rowids.count)
+        loadedValues.reserveCapacity(rowids.count)
         if let stmt = try? connection.cached("SELECT t.rowid, \(columns) FROM \(table.sqlName) t WHERE t.rowid IN (\(placeholders))") {
             stmt.reset()
             for (i, r) in rowids.enumerated() { stmt.bindInt(r, at: Int32(i + 1)) }
@@ -241,10 +244,20 @@ extension RealmInstance {
                 var values: [SQLiteValue] = []
                 values.reserveCapacity(Int(n))
                 for c in 0..<n { values.append(stmt.value(at: c + 1)) }
-                loaded[stmt.int64(at: 0)] = values
+                loadedRowids.append(stmt.int64(at: 0))
+                loadedValues.append(values)
             }
             stmt.reset()
         }
+        // SQLite returns the rows in rowid order: when that is the page's order (results in rowid
+        // order, every row present), match by position; otherwise by rowid.
+        if loadedRowids.elementsEqual(rowids) {
+            var objects: [ObjectBase] = []
+            objects.reserveCapacity(rowids.count)
+            for (i, rowid) in loadedRowids.enumerated() { objects.append(object(table, rowid, values: loadedValues[i])) }
+            return objects
+        }
+        let loaded = Dictionary(zip(loadedRowids, loadedValues), uniquingKeysWith: { first, _ in first })
         return rowids.map { object(table, $0, values: loaded[$0]) }
     }
 

@@ -7,6 +7,9 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// Called before any statement is looked up, run or copied from (the Realm writes out the rows it
+    /// buffered). Set only while there are some.
+    var willRunStatement: (() -> Void)?
 
     init(path: String, readOnly: Bool = false) throws {
         var db: OpaquePointer?
@@ -36,6 +39,7 @@ final class SQLiteConnection {
 
     /// Runs one or more statements without results.
     func execute(_ sql: String) throws {
+        willRunStatement?()
         var errmsg: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
         if rc != SQLITE_OK {
@@ -47,6 +51,7 @@ final class SQLiteConnection {
 
     /// A cached prepared statement for `sql`.
     func cached(_ sql: String) throws -> SQLiteStatement {
+        willRunStatement?()
         if let stmt = statementCache[sql] { return stmt }
         let stmt = try SQLiteStatement(connection: self, sql: sql)
         statementCache[sql] = stmt
@@ -76,6 +81,7 @@ extension SQLiteConnection {
     /// Copies this connection's view of the database (its open read or write transaction, uncommitted
     /// changes included) into `destination`, replacing its content.
     func backup(into destination: SQLiteConnection) throws {
+        willRunStatement?()
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             throw SQLiteError(code: sqlite3_errcode(destination.handle), message: destination.lastErrorMessage, sql: nil)
         }
