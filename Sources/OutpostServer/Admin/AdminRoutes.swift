@@ -6,7 +6,7 @@ import OutpostCore
 /// constant time; 403 otherwise): users, collections and their documents, live sync sessions, and the server log.
 struct AdminRoutes: Sendable {
     static let basePath = "api/admin/v1"
-    static let keyHeader = HTTPField.Name("X-Admin-Key")!
+    static let keyHeaderName = "X-Admin-Key"
 
     let application: OutpostServerApplication
 
@@ -36,10 +36,10 @@ struct AdminRoutes: Sendable {
     {
         let key = application.adminKey
         return { request, context in
-            guard let given = request.headers[Self.keyHeader], !key.isEmpty, Self.constantTimeEquals(given, key) else {
+            guard let given = request.headers[.init(Self.keyHeaderName)!], !key.isEmpty, Self.constantTimeEquals(given, key) else {
                 throw APIError(
                     status: .forbidden, errorCode: "Forbidden", code: "adminKeyRequired",
-                    message: request.headers[Self.keyHeader] == nil
+                    message: request.headers[.init(Self.keyHeaderName)!] == nil
                         ? "missing 'X-Admin-Key' header" : "the 'X-Admin-Key' header does not hold the admin key")
             }
             return try await handler(request, context)

@@ -12,9 +12,10 @@ enum DataAPIAggregate {
         var documents = input
         for (index, stage) in stages.enumerated() {
             let where_ = "pipeline[\(index)]"
-            guard case .object(let fields) = stage, fields.count == 1, let (name, spec) = fields.first else {
+            guard case .object(let fields) = stage, fields.count == 1, let first = fields.first else {
                 throw APIError.badRequest("'\(where_)' must be an object with exactly one stage operator")
             }
+            let (name, spec) = first
             switch name {
             case "$match":
                 let filter = try DataAPIQuery.filter(spec, name: "\(where_).$match")
@@ -43,7 +44,7 @@ enum DataAPIAggregate {
                 throw APIError(
                     status: .badRequest, errorCode: "UnknownOperator", code: "unknownOperator",
                     message: "unknown aggregation stage \(DataAPIValidation.quoted(name)) in '\(where_)'; supported: "
-                        + stages.joined(separator: ", "))
+                        + Self.stages.joined(separator: ", "))
             }
         }
         return documents
@@ -70,9 +71,10 @@ enum DataAPIAggregate {
             if let problem = DataAPIValidation.problem(withName: name) {
                 throw DataAPIValidation.invalidField(name, at: path, problem)
             }
-            guard case .object(let ops) = accumulator, ops.count == 1, let (op, operand) = ops.first else {
+            guard case .object(let ops) = accumulator, ops.count == 1, let first = ops.first else {
                 throw APIError.badRequest("'\(path).\(name)' must be an object with one accumulator")
             }
+            let (op, operand) = first
             guard ["$sum", "$avg", "$min", "$max", "$first", "$last", "$push"].contains(op) else {
                 throw APIError(
                     status: .badRequest, errorCode: "UnknownOperator", code: "unknownOperator",

@@ -111,8 +111,8 @@ struct DataAPIService: Sendable {
             let filter = try DataAPIQuery.filter(body["filter"])
             let sort = try DataAPIQuery.sort(body["sort"])
             let projection = try DataAPIQuery.Projection(body["projection"])
-            let limit = one ? 1 : try DataAPIQuery.count(body["limit"], name: "limit")
-            let skip = one ? 0 : try DataAPIQuery.count(body["skip"], name: "skip") ?? 0
+            let limit = try one ? 1 : DataAPIQuery.count(body["limit"], name: "limit")
+            let skip = try one ? 0 : DataAPIQuery.count(body["skip"], name: "skip") ?? 0
             var found = DataAPIQuery.sorted(
                 matching(try await storage.documents(appId: appId, collection: collection), filter).map(\.visible), by: sort)
             found = Array(found.dropFirst(skip))
@@ -207,7 +207,7 @@ struct DataAPIService: Sendable {
             let changes = documents.map {
                 DocumentChange(collection: collection, primaryKey: $0["_id"]!, before: nil, after: $0, changedFields: $0.sortedKeys)
             }
-            let version = try await storage.transaction(appId: appId) { transaction in
+            let version = try await storage.transaction(appId: appId) { transaction -> Int64? in
                 let existing = try await transaction.documents(collection: collection, primaryKeys: changes.map(\.primaryKey))
                 if let id = changes.map(\.primaryKey).first(where: { existing[$0] != nil }) {
                     throw Self.duplicate(id, collection)
@@ -236,6 +236,7 @@ struct DataAPIService: Sendable {
                 upsert = flag
             }
             let upsertBase = upsert ? try DataAPIQuery.upsertBase(body["filter"]) : Document()
+            let isUpsert = upsert
             let keys = try await candidateKeys(filter)
             let collection = collection
             let (result, version) = try await storage.transaction(appId: appId) {
@@ -253,7 +254,7 @@ struct DataAPIService: Sendable {
                         changedFields: DataAPIUpdate.changedFields(before, after)))
                 }
                 var upsertedId: Value?
-                if matched.isEmpty && upsert {
+                if matched.isEmpty && isUpsert {
                     var document = try update.apply(to: upsertBase)
                     if document["_id"] == nil { document["_id"] = .objectId(.generate()) }
                     let id = document["_id"]!
