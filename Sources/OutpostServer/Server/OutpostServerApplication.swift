@@ -108,6 +108,8 @@ public struct OutpostServerApplication: Service {
         HealthRoutes().register(on: router)
         ClientAPIRoutes(auth: auth).register(on: router)
         SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerRejection(on: router)
+        DataAPIRoutes(application: self).register(on: router)
+        AdminRoutes(application: self).register(on: router)
         for install in routeInstallers { install(router, self) }
         return router
     }

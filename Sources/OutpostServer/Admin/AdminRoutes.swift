@@ -1,0 +1,139 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+
+/// The admin API under `/api/admin/v1/`, authenticated by the header `X-Admin-Key: <admin key>` (compared in
+/// constant time; 403 otherwise): users, collections and their documents, live sync sessions, and the server log.
+struct AdminRoutes: Sendable {
+    static let basePath = "api/admin/v1"
+    static let keyHeaderName = "X-Admin-Key"
+
+    let application: OutpostServerApplication
+
+    func register(on router: Router<OutpostRequestContext>) {
+        let group = router.group(RouterPath(Self.basePath))
+        group.get("users", use: guarded(users))
+        group.delete("users/:id", use: guarded(deleteUser))
+        group.get("collections", use: guarded(collections))
+        group.get("collections/:name/documents", use: guarded(documents))
+        group.get("sessions", use: guarded(sessions))
+        group.get("logs", use: guarded(logs))
+    }
+
+    /// Whether two strings are equal, in time that depends only on their lengths.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        for i in 0..<max(x.count, y.count) {
+            difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
+        return difference == 0 && x.count == y.count
+    }
+
+    func guarded(_ handler: @escaping @Sendable (Request, OutpostRequestContext) async throws -> Response)
+        -> @Sendable (Request, OutpostRequestContext) async throws -> Response
+    {
+        let key = application.adminKey
+        return { request, context in
+            guard let given = request.headers[.init(Self.keyHeaderName)!], !key.isEmpty, Self.constantTimeEquals(given, key) else {
+                throw APIError(
+                    status: .forbidden, errorCode: "Forbidden", code: "adminKeyRequired",
+                    message: request.headers[.init(Self.keyHeaderName)!] == nil
+                        ? "missing 'X-Admin-Key' header" : "the 'X-Admin-Key' header does not hold the admin key")
+            }
+            return try await handler(request, context)
+        }
+    }
+
+    var appId: String { application.app.appId }
+
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func parseDate(_ text: String, _ name: String) throws(APIError) -> Date {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        throw APIError.badRequest("'\(name)' must be an ISO 8601 time such as 2024-05-01T12:00:00Z, not '\(text)'")
+    }
+
+    static func limit(_ request: Request, default value: Int, max: Int) throws(APIError) -> Int {
+        guard let text = request.uri.queryParameters.get("limit") else { return value }
+        guard let n = Int(text), n > 0 else { throw APIError.badRequest("'limit' must be a positive integer") }
+        return min(n, max)
+    }
+
+    @Sendable func users(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        let users = try await application.storage.users(appId: appId).sorted { $0.createdAt < $1.createdAt }
+        return .json(.object(["users": .array(users.map { user in
+            .object([
+                "id": .string(user.id), "provider": .string(user.provider), "identity": .string(user.identity),
+                "confirmed": .bool(user.confirmed), "disabled": .bool(user.disabled),
+                "created_at": .string(Self.iso8601(user.createdAt)),
+                "data": user.data.extendedJSON, "custom_data": user.customData.extendedJSON,
+            ])
+        })]))
+    }
+
+    @Sendable func deleteUser(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        let id = context.parameters.get("id") ?? ""
+        guard try await application.storage.deleteUser(appId: appId, id: id) else {
+            throw APIError.notFound("no user with id \(DataAPIValidation.quoted(id))")
+        }
+        try? await application.storage.appendLog(
+            LogRecord(appId: appId, kind: "admin", level: "info", message: "deleted user \(id)"))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func collections(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        var items: [JSONValue] = []
+        for name in try await application.storage.collections(appId: appId).sorted() {
+            let count = try await application.storage.documents(appId: appId, collection: name).count
+            items.append(.object(["name": .string(name), "count": .int(Int64(count))]))
+        }
+        return .json(.object(["collections": .array(items)]))
+    }
+
+    @Sendable func documents(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        let raw = context.parameters.get("name") ?? ""
+        let name = raw.removingPercentEncoding ?? raw
+        try DataAPIValidation.checkCollection(name)
+        let limit = try Self.limit(request, default: 100, max: 10_000)
+        let documents = try await application.storage.documents(appId: appId, collection: name)
+        return .json(.object([
+            "documents": .array(documents.prefix(limit).map { Value.document($0).extendedJSON }),
+            "total": .int(Int64(documents.count)),
+        ]))
+    }
+
+    @Sendable func sessions(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        let engine = application.syncHandler as? SyncEngine
+        return .json(.object([
+            "activeConnections": .int(Int64(engine?.activeConnections ?? 0)),
+            "syncEngine": .bool(engine != nil),
+        ]))
+    }
+
+    @Sendable func logs(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let kind = query.get("kind").flatMap { $0.isEmpty ? nil : $0 }
+        let since = try query.get("since").map { text throws(APIError) in try Self.parseDate(text, "since") }
+        let until = try query.get("until").map { text throws(APIError) in try Self.parseDate(text, "until") }
+        let limit = try Self.limit(request, default: 100, max: 10_000)
+        let records = try await application.storage.logs(appId: appId, kind: kind, since: since, until: until, limit: limit)
+        return .json(.object(["logs": .array(records.map { record in
+            var fields: [String: JSONValue] = [
+                "time": .string(Self.iso8601(record.time)), "kind": .string(record.kind),
+                "level": .string(record.level), "message": .string(record.message),
+            ]
+            if let details = record.details { fields["details"] = details.extendedJSON }
+            return .object(fields)
+        })]))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import OutpostCore
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+@Suite struct AdminAPITests {
+    func admin(_ server: TestServer, _ method: String, _ path: String, key: String?) async throws
+        -> (status: Int, json: JSONValue)
+    {
+        let response = try await server.client.send(
+            method, "/api/admin/v1/" + path, headers: key.map { ["X-Admin-Key": $0] } ?? [:])
+        return (response.status, JSONValue.parse(response.text) ?? .null)
+    }
+
+    @Test func requiresTheKey() async throws {
+        try await withDataServer { server in
+            let key = try server.adminKey
+            for path in ["users", "collections", "collections/Item/documents", "sessions", "logs"] {
+                #expect(try await admin(server, "GET", path, key: nil).status == 403)
+                #expect(try await admin(server, "GET", path, key: key + "x").status == 403)
+                #expect(try await admin(server, "GET", path, key: String(key.dropLast())).status == 403)
+                #expect(try await admin(server, "GET", path, key: key).status == 200, "\(path)")
+            }
+            #expect(try await admin(server, "DELETE", "users/abc", key: nil).status == 403)
+            // A user token is not the admin key.
+            let user = try await server.newUser()
+            let response = try await server.client.send("GET", "/api/admin/v1/users", bearer: user.token)
+            #expect(response.status == 403)
+        }
+    }
+
+    @Test func endpoints() async throws {
+        try await withDataServer { server in
+            let key = try server.adminKey
+            let alice = try await server.newUser()
+            let bob = try await server.newUser()
+            try await server.ok("Item", "insertMany", #"{"documents": [{"_id": 1}, {"_id": 2}, {"_id": 3}]}"#, as: alice)
+
+            let users = try await admin(server, "GET", "users", key: key)
+            #expect(Set(users.json["users"]?.items.compactMap { $0["id"]?.stringValue } ?? []) == [alice.id, bob.id])
+            #expect(users.json.text.contains("password") == false)
+
+            let collections = try await admin(server, "GET", "collections", key: key)
+            #expect(collections.json["collections"] == .array([.object(["name": .string("Item"), "count": .int(3)])]))
+            let documents = try await admin(server, "GET", "collections/Item/documents?limit=2", key: key)
+            #expect(documents.json["documents"] == .array([.object(["_id": .int(1)]), .object(["_id": .int(2)])]))
+            #expect(documents.json["total"] == .int(3))
+            #expect(try await admin(server, "GET", "collections/Item/documents?limit=zero", key: key).status == 400)
+
+            let sessions = try await admin(server, "GET", "sessions", key: key)
+            #expect(sessions.json["activeConnections"] == .int(0))
+            #expect(sessions.json["syncEngine"] == .bool(true))
+
+            let now = Date()
+            try await server.storage.appendLog(LogRecord(
+                appId: server.appId, time: now.addingTimeInterval(-3600), kind: "compensating_write", level: "warning", message: "old"))
+            try await server.storage.appendLog(LogRecord(
+                appId: server.appId, time: now, kind: "compensating_write", level: "warning", message: "new",
+                details: .document(["table": .string("Item")])))
+            try await server.storage.appendLog(LogRecord(appId: server.appId, time: now, kind: "auth", level: "info", message: "other"))
+            let all = try await admin(server, "GET", "logs?kind=compensating_write", key: key)
+            #expect(all.json["logs"]?.items.compactMap { $0["message"]?.stringValue } == ["old", "new"])
+            #expect(all.json["logs"]?.items.last?["details"]?["table"] == .string("Item"))
+            let since = ISO8601DateFormatter().string(from: now.addingTimeInterval(-60))
+            let recent = try await admin(server, "GET", "logs?kind=compensating_write&since=\(since)", key: key)
+            #expect(recent.json["logs"]?.items.compactMap { $0["message"]?.stringValue } == ["new"])
+            let until = ISO8601DateFormatter().string(from: now.addingTimeInterval(-60))
+            let old = try await admin(server, "GET", "logs?until=\(until)", key: key)
+            #expect(old.json["logs"]?.items.compactMap { $0["message"]?.stringValue } == ["old"])
+            let limited = try await admin(server, "GET", "logs?limit=1", key: key)
+            #expect(limited.json["logs"]?.items.count == 1)
+            #expect(try await admin(server, "GET", "logs?since=yesterday", key: key).status == 400)
+
+            #expect(try await admin(server, "DELETE", "users/\(bob.id)", key: key).status == 204)
+            #expect(try await admin(server, "DELETE", "users/\(bob.id)", key: key).status == 404)
+            let remaining = try await admin(server, "GET", "users", key: key)
+            #expect(remaining.json["users"]?.items.compactMap { $0["id"]?.stringValue } == [alice.id])
+            // The deleted user's token stops working.
+            #expect(try await server.data("Item", "find", "{}", as: bob).status == 401)
+        }
+    }
+}
