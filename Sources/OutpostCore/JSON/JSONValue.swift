@@ -10,6 +10,18 @@ package enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// A short description of the value's kind for error messages ("a string", "an array", …).
+    package var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
     /// Compact JSON text, object keys sorted.
     package var text: String {
         var out = ""

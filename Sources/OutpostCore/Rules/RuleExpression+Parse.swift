@@ -88,15 +88,5 @@ struct RuleExpressionParser {
         return expansion
     }
 
-    /// A short description of a JSON value's kind for messages.
-    static func describe(_ json: JSONValue) -> String {
-        switch json {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
+    static func describe(_ json: JSONValue) -> String { json.kindDescription }
 }

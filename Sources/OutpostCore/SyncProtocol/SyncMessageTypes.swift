@@ -81,7 +81,7 @@ public enum DownloadBatchState: String, Hashable, Sendable {
 }
 
 /// One write the server refused, as reported with error 231.
-public struct RejectedUpdate: Hashable, Sendable {
+public struct RejectedUpdate: Hashable, Sendable, Codable {
     /// The class name.
     public var table: String
     public var primaryKey: Value

@@ -71,14 +71,5 @@ enum DataAPIValidation {
         return text
     }
 
-    static func describe(_ json: JSONValue) -> String {
-        switch json {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
+    static func describe(_ json: JSONValue) -> String { json.kindDescription }
 }

@@ -51,18 +51,8 @@ public struct Compensation: Sendable, Hashable, Codable {
         self.rejections = rejections
     }
 
-    /// One refused write: the class, the object's primary key and why.
-    public struct Rejection: Sendable, Hashable, Codable {
-        public var table: String
-        public var primaryKey: Value
-        public var reason: String
-
-        public init(table: String, primaryKey: Value, reason: String) {
-            self.table = table
-            self.primaryKey = primaryKey
-            self.reason = reason
-        }
-    }
+    /// One refused write: the class, the object's primary key and why (the protocol's ``RejectedUpdate``).
+    public typealias Rejection = RejectedUpdate
 }
 
 /// What happened to one document: its state before and after (nil when it did not exist), and which top-level

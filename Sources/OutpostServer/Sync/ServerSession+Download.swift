@@ -54,9 +54,7 @@ extension ServerSession {
         let info = SyncErrorInfo(
             session: id, code: .compensatingWrite, message: SyncEngine.compensatingWriteMessage, tryAgain: true,
             action: .warning,
-            rejectedUpdates: compensation.rejections.map {
-                RejectedUpdate(table: $0.table, primaryKey: $0.primaryKey, reason: $0.reason)
-            },
+            rejectedUpdates: compensation.rejections,
             compensatingWriteServerVersion: serverVersion, rejectedClientVersion: compensation.rejectedClientVersion)
         await writer.send(.error(info))
     }
