@@ -4,7 +4,7 @@ import OutpostServer
 
 /// A sync connection without a socket, for fast tests of the sync engine: the test sends client messages and
 /// reads server messages; the engine serves it exactly as it serves a WebSocket.
-public final class InMemorySyncConnection: Sendable {
+public final class InMemorySyncConnection: ServerMessageReceiving, Sendable {
     private let inbox = Inbox()
     private let input: AsyncThrowingStream<String, any Error>.Continuation
     private let task: Task<Void, Never>
@@ -42,16 +42,6 @@ public final class InMemorySyncConnection: Sendable {
         try ServerMessage(text: try await inbox.next(timeout: timeout))
     }
 
-    /// Reads messages until one satisfies `predicate`.
-    public func next(timeout: Duration = .seconds(10), where predicate: (ServerMessage) -> Bool) async throws -> ServerMessage {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { throw SyncTestClient.ClientError.timeout(timeout) }
-            let message = try await next(timeout: remaining)
-            if predicate(message) { return message }
-        }
-    }
 
     /// Waits until the server closes the connection.
     public func waitForClose(timeout: Duration = .seconds(10)) async throws -> String? {

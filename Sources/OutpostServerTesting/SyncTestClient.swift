@@ -14,7 +14,7 @@ import OutpostCore
 ///                             subscriptions: nil))
 /// let ident = try await client.next()
 /// ```
-public final class SyncTestClient: Sendable {
+public final class SyncTestClient: ServerMessageReceiving, Sendable {
     private let inbox: Inbox
     private let outgoing: AsyncStream<Outgoing>.Continuation
     private let task: Task<Void, Never>
@@ -107,16 +107,6 @@ public final class SyncTestClient: Sendable {
         return try ServerMessage(text: text)
     }
 
-    /// Reads messages until one satisfies `predicate`, returning it (the others are dropped).
-    public func next(timeout: Duration = .seconds(10), where predicate: (ServerMessage) -> Bool) async throws -> ServerMessage {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { throw ClientError.timeout(timeout) }
-            let message = try await next(timeout: remaining)
-            if predicate(message) { return message }
-        }
-    }
 
     /// Waits until the server closes the connection; returns the close reason.
     public func waitForClose(timeout: Duration = .seconds(10)) async throws -> String? {
