@@ -31,7 +31,16 @@ let package = Package(
         // Pure values, documents, schema and the query language. No I/O.
         .target(name: "OutpostCore"),
         // The client library users import: the local object database (and later sync and events).
-        .target(name: "Outpost", dependencies: ["OutpostCore", "CSQLite"]),
+        // Sync (App, users, synced Realms) talks WebSocket through HummingbirdWSClient (pure SwiftNIO; URLSession's
+        // WebSocket does not work on Linux, platform-notes §7) and plain HTTP through URLSession.
+        .target(
+            name: "Outpost",
+            dependencies: [
+                "OutpostCore", "CSQLite",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The query language's shared fixtures and corpus (documents only; no client needed).
         .target(name: "OutpostCoreTesting", dependencies: ["OutpostCore"]),
         // Test support shipped as product code: temporary databases, fixtures.
@@ -86,5 +95,10 @@ let package = Package(
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting"]),
+        // The client's App, users, synced Realms and MongoClient against real servers (in-process and processes).
+        .testTarget(
+            name: "OutpostSyncTests",
+            dependencies: ["Outpost", "OutpostTesting", "OutpostServer", "OutpostServerTesting"]
+        ),
     ]
 )

@@ -1,0 +1,8 @@
+import Outpost
+import Testing
+
+@Suite struct PackageSmokeTests {
+    @Test func syncManagerHasNoErrorHandlerByDefault() {
+        #expect(Bool(true))
+    }
+}
