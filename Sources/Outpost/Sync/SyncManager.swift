@@ -16,7 +16,7 @@ public final class SyncManager: @unchecked Sendable {
     init() {}
 
     /// Called by `User.logOut()` and `User.remove()`: stops the user's sessions.
-    func userDidLogOut(_ user: User) {
+    func userDidLogOut(userId: String) {
         // Filled in by the sync layer.
     }
 }
