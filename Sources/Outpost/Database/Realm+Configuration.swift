@@ -43,6 +43,11 @@ extension Realm {
         public var objectTypes: [ObjectBase.Type]?
         /// Outpost keeps no encryption yet; a key is rejected when the Realm opens.
         public var encryptionKey: Data?
+        /// How the Realm syncs with a server; nil for a local Realm. Set by `user.configuration(partitionValue:)` and
+        /// `user.flexibleSyncConfiguration()`.
+        public var syncConfiguration: SyncConfiguration?
+        /// Set on the sync session's own instance of a synced file (it applies downloads; it starts no session).
+        var isSyncWorker = false
         /// Called on first open of the process to decide whether to compact the file (VACUUM).
         public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
 

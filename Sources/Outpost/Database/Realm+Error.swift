@@ -20,10 +20,12 @@ extension Realm {
             case outOfDiskSpace = 14
             case incompatibleSession = 15
             case unsupportedFileFormatVersion = 16
+            case multipleSyncAgents = 17
             case subscriptionFailed = 18
             case fileOperationFailed = 19
             case invalidDatabase = 20
             case incompatibleHistories = 21
+            case noSubscriptionForWrite = 22
         }
 
         public let code: Code
@@ -56,7 +58,9 @@ extension Realm {
         public static let outOfDiskSpace = Code.outOfDiskSpace
         public static let incompatibleSession = Code.incompatibleSession
         public static let unsupportedFileFormatVersion = Code.unsupportedFileFormatVersion
+        public static let multipleSyncAgents = Code.multipleSyncAgents
         public static let subscriptionFailed = Code.subscriptionFailed
+        public static let noSubscriptionForWrite = Code.noSubscriptionForWrite
         public static let fileOperationFailed = Code.fileOperationFailed
         public static let invalidDatabase = Code.invalidDatabase
         public static let incompatibleHistories = Code.incompatibleHistories

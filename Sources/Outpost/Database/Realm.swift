@@ -36,11 +36,24 @@ public struct Realm {
 
     /// Opens the Realm asynchronously, isolated to the calling actor (or, from a nonisolated context,
     /// usable by the task that opened it: Swift's `Sendable` checks keep it there).
+    ///
+    /// For a synced Realm, `downloadBeforeOpen` says whether to wait for the server first: `.never` (the default)
+    /// returns at once, `.once` waits when the file is new, `.always` waits every time. With flexible sync the
+    /// wait includes the initial subscriptions; a refused one throws `Realm.Error.subscriptionFailed`.
     public init(
-        configuration: Configuration = .defaultConfiguration, actor: isolated (any Actor)? = #isolation
+        configuration: Configuration = .defaultConfiguration, actor: isolated (any Actor)? = #isolation,
+        downloadBeforeOpen: OpenBehavior = .never
     ) async throws {
         let confinement: Confinement = actor.map { .actor($0) } ?? .none
+        let path = configuration.resolvedPath
+        let existed = FileManager.default.fileExists(atPath: path)
         instance = try RealmInstance.open(configuration: configuration, confinement: confinement, scheduler: nil)
+        if configuration.syncConfiguration != nil,
+            downloadBeforeOpen == .always || (downloadBeforeOpen == .once && !existed)
+        {
+            try await Realm.waitForDownload(path: path, configuration: configuration)
+            try instance.advance()
+        }
     }
 
     /// Opens the file at `fileURL` with the default configuration's other settings.

@@ -26,6 +26,10 @@ extension RealmInstance {
                               fileURL: url)
         }
         let directory = url.deletingLastPathComponent().path
+        if configuration.syncConfiguration != nil && !configuration.readOnly {
+            try? fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let fileExisted = fileManager.fileExists(atPath: path)
         if !configuration.readOnly && !fileManager.fileExists(atPath: directory) {
             throw Realm.Error(.fileNotFound,
                 "Unable to open a realm at path '\(path)': the directory '\(directory)' does not exist.", fileURL: url)
@@ -57,6 +61,9 @@ extension RealmInstance {
             throw Realm.Error(.fail, "Unable to open a realm at path '\(path)': \(error.message).", fileURL: url)
         }
         RealmRegistry.shared.register(instance, scheduler: scheduler)
+        if configuration.syncConfiguration != nil {
+            try SyncOpenSupport.prepare(instance, fileExisted: fileExisted)
+        }
         return instance
     }
 

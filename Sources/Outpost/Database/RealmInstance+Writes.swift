@@ -238,6 +238,7 @@ extension RealmInstance {
             }
         }
         removeLinks(to: table.className, rowid: row.rowid)
+        syncRecorder?.willDelete(row, in: self)
         do {
             try connection.cached(table.deleteSQL).run([.integer(row.rowid)])
         } catch {
@@ -296,6 +297,7 @@ extension RealmInstance {
             table.rows.settle()
             for r in rowids {
                 if case .integer(let id) = r[0] {
+                    if let recorder = syncRecorder { recorder.willDelete(self.row(table, id), in: self) }
                     changes.delete(name, id)
                     table.rows[id]?.isDeleted = true
                 }

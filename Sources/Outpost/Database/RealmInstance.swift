@@ -33,6 +33,9 @@ final class RealmInstance {
     /// Installed as the connection's `willRunStatement` while `pendingInserts` has rows.
     lazy var flushPendingInsertsHook: () -> Void = { [unowned self] in self.flushPendingInserts() }
 
+    /// Synced Realms only: what the commit needs to record the transaction's upload (Sync/SyncRecorder.swift).
+    var syncRecorder: SyncRecorder?
+
     var tablesByName: [String: TableInfo] = [:]
     var tablesByType: [ObjectIdentifier: TableInfo] = [:]
     /// Stored schema per class (what the file holds).
@@ -157,6 +160,7 @@ final class RealmInstance {
         changes = ChangeSet()
         pendingError = nil
         parentlessEmbeddedRows.removeAll()
+        syncRecorder?.transactionBegan()
         let external = try consumeHistory()
         if !external.isEmpty {
             notifier.deliver(external, realm: self, synchronously: true)
@@ -173,6 +177,14 @@ final class RealmInstance {
             throw error
         }
         let committed = changes
+        if let recorder = syncRecorder {
+            do {
+                try recorder.recordCommit(committed, in: self)
+            } catch {
+                cancelWrite()
+                throw error
+            }
+        }
         do {
             if !committed.isEmpty {
                 let version = historyVersion + 1

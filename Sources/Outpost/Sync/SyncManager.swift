@@ -13,10 +13,35 @@ public final class SyncManager: @unchecked Sendable {
         set { lock.withLock { _errorHandler = newValue } }
     }
 
+    private var _logLevel: SyncLogLevel = .info
+    private var _logger: ((SyncLogLevel, String) -> Void)?
+
+    /// The most detailed level logged (default `.info`).
+    public var logLevel: SyncLogLevel {
+        get { lock.withLock { _logLevel } }
+        set { lock.withLock { _logLevel = newValue } }
+    }
+
+    /// Receives the sync client's log lines; nil (the default) writes them to standard error.
+    public var logger: ((SyncLogLevel, String) -> Void)? {
+        get { lock.withLock { _logger } }
+        set { lock.withLock { _logger = newValue } }
+    }
+
     init() {}
 
-    /// Called by `User.logOut()` and `User.remove()`: stops the user's sessions.
-    func userDidLogOut(userId: String) {
-        // Filled in by the sync layer.
+    func log(_ level: SyncLogLevel, _ message: String) {
+        let (threshold, logger) = lock.withLock { (_logLevel, _logger) }
+        guard level != .off, level.rawValue <= threshold.rawValue else { return }
+        if let logger {
+            logger(level, message)
+        } else {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+        }
+    }
+
+    /// Called by `User.logOut()` and `User.remove()`: stops the user's sessions (and waits until they stopped).
+    func userDidLogOut(userId: String) async {
+        await SyncSessionRegistry.shared.stopSessions(userId: userId)
     }
 }

@@ -1,6 +1,158 @@
 import Foundation
+import OutpostCore
 
-/// The sync session of one synced Realm file (`realm.syncSession`).
-public final class SyncSession: @unchecked Sendable {
-    init() {}
+/// The sync session of one synced Realm file (`realm.syncSession`): its state, its connection, and ways to pause,
+/// resume and wait for it.
+public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
+    /// Whether the session syncs.
+    public enum State: Int, Sendable {
+        /// Syncing (or trying to connect).
+        case active
+        /// Suspended, or its user logged out.
+        case inactive
+        /// Stopped for good by a fatal error.
+        case invalid
+    }
+
+    /// The state of the session's connection.
+    public enum ConnectionState: Int, Sendable {
+        case disconnected
+        case connecting
+        case connected
+    }
+
+    /// What `wait(for:)` and progress notifications are about.
+    public enum ProgressDirection: Sendable {
+        case upload
+        case download
+    }
+
+    /// Whether a progress notification keeps reporting or stops once the current work is done.
+    public enum ProgressMode: Sendable {
+        case reportIndefinitely
+        case forCurrentlyOutstandingWork
+    }
+
+    /// Progress of uploads or downloads, counted in changesets.
+    public struct Progress: Sendable {
+        public let transferredBytes: Int
+        public let transferrableBytes: Int
+        /// 0…1.
+        public var progressEstimate: Double {
+            transferrableBytes == 0 ? 1 : min(1, Double(transferredBytes) / Double(transferrableBytes))
+        }
+        public var fractionTransferred: Double { progressEstimate }
+        public var isTransferComplete: Bool { transferredBytes >= transferrableBytes }
+    }
+
+    /// Stops a progress notification.
+    public final class ProgressNotificationToken: @unchecked Sendable {
+        weak var session: SyncSession?
+        let id: Int
+        init(session: SyncSession, id: Int) {
+            self.session = session
+            self.id = id
+        }
+        /// Stops the notifications.
+        public func invalidate() { session?.removeProgress(id) }
+    }
+
+    private let lock = NSLock()
+    private var _state: State = .inactive
+    private var _connectionState: ConnectionState = .disconnected
+    private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
+    private var nextProgressId = 0
+    let path: String
+    let user: User
+    private(set) var agent: SyncAgent!
+
+    init(path: String, realmConfiguration: Realm.Configuration, sync: SyncConfiguration, tracker: SubscriptionTracker) {
+        self.path = path
+        user = sync.user
+        agent = SyncAgent(path: path, realmConfiguration: realmConfiguration, sync: sync, tracker: tracker, session: self)
+    }
+
+    /// The session's state.
+    public var state: State { lock.withLock { _state } }
+    /// The connection's state.
+    public var connectionState: ConnectionState { lock.withLock { _connectionState } }
+
+    func setState(_ state: State) { lock.withLock { _state = state } }
+    func setConnectionState(_ state: ConnectionState) { lock.withLock { _connectionState = state } }
+
+    /// The user the session syncs as.
+    public func parentUser() -> User? { user }
+
+    /// Stops syncing until `resume()`; local writes go on and are uploaded later.
+    public func suspend() {
+        let agent = self.agent!
+        setState(.inactive)
+        setConnectionState(.disconnected)
+        Task { await agent.stop() }
+    }
+
+    /// Starts syncing again after `suspend()`.
+    public func resume() {
+        let agent = self.agent!
+        Task { await agent.start() }
+    }
+
+    /// Drops the connection and reconnects at once (skipping any backoff delay).
+    public func reconnect() {
+        let agent = self.agent!
+        Task { await agent.reconnect() }
+    }
+
+    /// Waits until every local change committed so far is acknowledged by the server (`.upload`), or until
+    /// everything the server has now is downloaded and applied (`.download`).
+    public func wait(for direction: ProgressDirection) async throws {
+        switch direction {
+        case .upload: try await agent.waitForUpload()
+        case .download: try await agent.waitForDownload()
+        }
+    }
+
+    /// Calls `block` with upload or download progress after each change.
+    public func addProgressNotification(for direction: ProgressDirection, mode: ProgressMode,
+                                        block: @escaping (Progress) -> Void) -> ProgressNotificationToken? {
+        let id: Int = lock.withLock {
+            nextProgressId += 1
+            progressBlocks[nextProgressId] = (direction, mode, block)
+            return nextProgressId
+        }
+        notifyProgress()
+        return ProgressNotificationToken(session: self, id: id)
+    }
+
+    func removeProgress(_ id: Int) { lock.withLock { progressBlocks[id] = nil } }
+
+    /// Reports progress to the notification blocks (counts of queued vs. acknowledged transactions).
+    func notifyProgress() {
+        let blocks = lock.withLock { progressBlocks }
+        guard !blocks.isEmpty else { return }
+        let path = self.path
+        Task.detached { [weak self] in
+            guard let self else { return }
+            let (pending, acked) = SyncProgressReader.counts(path: path)
+            for (id, (direction, mode, block)) in blocks {
+                let progress = direction == .upload
+                    ? Progress(transferredBytes: acked, transferrableBytes: acked + pending)
+                    : Progress(transferredBytes: 1, transferrableBytes: 1)
+                block(progress)
+                if mode == .forCurrentlyOutstandingWork && progress.isTransferComplete { self.removeProgress(id) }
+            }
+        }
+    }
+}
+
+/// Reads upload counts with a short-lived read-only SQLite connection.
+enum SyncProgressReader {
+    static func counts(path: String) -> (pending: Int, acknowledged: Int) {
+        guard let c = try? SQLiteConnection(path: path, readOnly: true) else { return (0, 0) }
+        var pending = 0
+        var acked = 0
+        if case .integer(let n)? = try? c.scalar("SELECT count(*) FROM __outpost_sync_upload") { pending = Int(n) }
+        if case .integer(let n)? = try? c.scalar("SELECT value FROM __outpost_sync_meta WHERE key = 'uploadAck'") { acked = Int(n) }
+        return (pending, acked)
+    }
 }

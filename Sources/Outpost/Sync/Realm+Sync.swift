@@ -1,0 +1,84 @@
+import Foundation
+import OutpostCore
+
+/// When an asynchronous open of a synced Realm downloads first.
+public enum OpenBehavior: Sendable {
+    /// Open at once; data arrives in the background (like the synchronous `Realm(configuration:)`).
+    case never
+    /// Download everything first only when the file does not exist yet.
+    case once
+    /// Always download everything the server has before returning.
+    case always
+}
+
+extension Realm {
+    /// The sync session of a synced Realm; nil for a local Realm.
+    public var syncSession: SyncSession? {
+        guard configuration.syncConfiguration != nil else { return nil }
+        return SyncSessionRegistry.shared.session(forPath: instance.path)
+    }
+
+    /// The latest subscription set of a flexible sync Realm. Traps on a local or partition-based Realm, as Realm does.
+    public var subscriptions: SyncSubscriptionSet {
+        guard configuration.syncConfiguration?.enableFlexibleSync == true else {
+            fatalError("This Realm was not configured with flexible sync")
+        }
+        return SyncSubscriptionSet(realm: instance)
+    }
+
+    /// Waits, for an asynchronous open, until the initial subscriptions completed and the download finished.
+    static func waitForDownload(path: String, configuration: Configuration) async throws {
+        guard let session = SyncSessionRegistry.shared.session(forPath: path) else { return }
+        if configuration.syncConfiguration?.enableFlexibleSync == true {
+            let latest = try SyncOpenSupport.latestSubscriptionVersion(path: path)
+            if latest > 0 {
+                let tracker = SyncSessionRegistry.shared.tracker(forPath: path)
+                let state: SubscriptionSetState = await withCheckedContinuation { c in tracker.wait(latest) { c.resume(returning: $0) } }
+                if case .error(let message) = state { throw Realm.Error(.subscriptionFailed, message) }
+            }
+        }
+        try await session.wait(for: .download)
+    }
+}
+
+/// Sync set-up when a synced file opens.
+enum SyncOpenSupport {
+    static func latestSubscriptionVersion(path: String) throws -> Int64 {
+        let c = try SQLiteConnection(path: path, readOnly: true)
+        return try SyncStore.latestSubscriptionVersion(c)
+    }
+
+    /// The original's checks of a synced schema: every top-level class has a primary key named `_id`.
+    static func checkSchema(_ instance: RealmInstance) throws {
+        for table in instance.tablesByName.values.sorted(by: { $0.className < $1.className }) where !table.schema.isEmbedded {
+            guard let pk = table.primaryKeyProperty else {
+                throw Realm.Error(.schemaMismatch,
+                    "There must be a primary key property named '_id' on a synchronized Realm but none was found for type '\(table.className)'")
+            }
+            let name = table.schema.properties[pk].name
+            if name != "_id" {
+                throw Realm.Error(.schemaMismatch,
+                    "The primary key property on a synchronized Realm must be named '_id' but found '\(name)' for type '\(table.className)'")
+            }
+        }
+    }
+
+    /// Prepares a newly opened instance of a synced file: sync tables, the upload recorder, the initial
+    /// subscriptions, and (unless it is the session's own instance) the session.
+    static func prepare(_ instance: RealmInstance, fileExisted: Bool) throws {
+        let configuration = instance.configuration
+        guard let sync = configuration.syncConfiguration else { return }
+        try checkSchema(instance)
+        instance.endRead()
+        try SyncStore.prepare(instance.connection)
+        try instance.beginRead()
+        instance.syncRecorder = SyncRecorder(isFlexible: sync.enableFlexibleSync,
+                                             rejectsWritesOutsideSubscriptions: sync.rejectsWritesOutsideSubscriptions)
+        guard !configuration.isSyncWorker else { return }
+        if sync.enableFlexibleSync, let initial = sync.initialSubscriptions, !fileExisted || sync.rerunOnOpen {
+            let set = SyncSubscriptionSet(realm: instance)
+            set.commitUpdate { initial(set) }
+        }
+        SyncSessionRegistry.shared.ensureSession(configuration, path: instance.path)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import OutpostCore
+
+/// Local changes not yet integrated by the server, which a download must not overwrite: downloaded values are
+/// applied underneath them (the local change is re-applied on top, i.e. kept), so that once the server has
+/// integrated the upload, the value it sends back is the one every client converges on.
+struct PendingLocalChanges {
+    private var fields: [String: Set<String>] = [:]
+    private var erased: Set<String> = []
+    private var created: Set<String> = []
+
+    static func key(_ className: String, _ pk: Value) -> String { className + "\u{0}" + pk.extendedJSON.text }
+
+    init(_ instructions: [SyncInstruction]) {
+        for instruction in instructions {
+            let key = Self.key(instruction.className, instruction.primaryKey)
+            switch instruction {
+            case .erase:
+                erased.insert(key)
+                created.remove(key)
+                fields[key] = nil
+            case .create(_, _, let document):
+                erased.remove(key)
+                created.insert(key)
+                fields[key, default: []].formUnion(document.fields.keys)
+            default:
+                if let field = instruction.field { fields[key, default: []].insert(field) }
+            }
+        }
+    }
+
+    func isErased(_ key: String) -> Bool { erased.contains(key) }
+    func isCreated(_ key: String) -> Bool { created.contains(key) }
+    func fields(_ key: String) -> Set<String> { fields[key] ?? [] }
+}
+
+extension RealmInstance {
+    /// Applies downloaded changesets in one write transaction, with the upload acknowledgement and the new cursor,
+    /// so a crash leaves either all of it or none. Returns the problems met (logged by the session).
+    func syncApplyDownload(_ changesets: [DownloadChangeset], cursor: DownloadCursor, uploadAck: Int64,
+                           bootstrappedQueryVersion: Int64?) throws -> [String] {
+        var problems: [String] = []
+        syncRecorder?.isApplyingDownload = true
+        defer { syncRecorder?.isApplyingDownload = false }
+        try beginWrite()
+        do {
+            try SyncStore.acknowledge(connection, through: uploadAck)
+            let pending = PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: uploadAck))
+            for changeset in changesets {
+                for instruction in changeset.instructions {
+                    guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
+                    let key = PendingLocalChanges.key(instruction.className, instruction.primaryKey)
+                    switch instruction {
+                    case .upsert(_, let pk, let fields):
+                        if pending.isErased(key) { continue }
+                        syncUpsert(table, primaryKey: pk, fields: fields, skip: pending.fields(key))
+                    case .erase(_, let pk):
+                        if pending.isCreated(key) { continue }
+                        syncErase(table, primaryKey: pk)
+                    }
+                    if let error = pendingError {
+                        problems.append("\(instruction.className) \(instruction.primaryKey.subscriptionText): \(error.message)")
+                        pendingError = nil
+                    }
+                }
+            }
+            try SyncStore.setCursor(connection, cursor)
+            if let q = bootstrappedQueryVersion {
+                try connection.cached("UPDATE __outpost_sync_subscriptions SET state = 'awaitingMark' WHERE version = ?")
+                    .run([.integer(q)])
+            }
+            try commitWrite()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        return problems
+    }
+}

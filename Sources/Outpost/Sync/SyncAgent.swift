@@ -1,0 +1,430 @@
+import Foundation
+import OutpostCore
+
+/// The sync session's engine for one file: connects, binds, uploads the queue in order (interleaving subscription
+/// sets at the point they were committed), applies downloads, completes subscription sets, reports errors, and
+/// reconnects with exponential backoff and jitter. docs/sync-client.md describes it.
+actor SyncAgent {
+    private enum MarkPurpose { case query(Int64), download }
+
+    let path: String
+    let sync: SyncConfiguration
+    let database: SyncDatabase
+    let tracker: SubscriptionTracker
+    nonisolated let sessionNumber: Int
+    private weak var session: SyncSession?
+
+    private var runTask: Task<Void, Never>?
+    private var connection: SyncConnection?
+    private var connectionNumber = 0
+    private(set) var isInvalid = false
+
+    // Per connection.
+    private var fileIdent: Int64?
+    private var lastSentClientVersion: Int64 = 0
+    private var lastSentQueryVersion: Int64 = 0
+    private var bootstrap: [DownloadChangeset] = []
+    private var isBootstrapping = false
+    private var markRequests: [Int64: MarkPurpose] = [:]
+    private var nextRequestId: Int64 = 1
+    private var pendingCompensations: [SyncErrorInfo] = []
+    private var lastPongOrConnect = Date()
+    private var pingTask: Task<Void, Never>?
+
+    // Across connections.
+    private var uploadAck: Int64 = 0
+    private var downloadedServerVersion: Int64 = 0
+    private var downloadWaiters: [CheckedContinuation<Void, Error>] = []
+    private var uploadWaiters: [(target: Int64, continuation: CheckedContinuation<Void, Error>)] = []
+    private var forceTokenRefresh = false
+    private var failedAttempts = 0
+
+    private static let counter = SyncCounter()
+
+    init(path: String, realmConfiguration: Realm.Configuration, sync: SyncConfiguration, tracker: SubscriptionTracker,
+         session: SyncSession) {
+        self.path = path
+        self.sync = sync
+        self.tracker = tracker
+        self.session = session
+        database = SyncDatabase(configuration: realmConfiguration)
+        sessionNumber = SyncAgent.counter.next()
+    }
+
+    private var manager: SyncManager { sync.user.app.syncManager }
+
+    // MARK: Control
+
+    func start() {
+        guard runTask == nil, !isInvalid else { return }
+        session?.setState(.active)
+        runTask = Task { await self.run() }
+    }
+
+    /// Stops syncing (suspend, log out, close); waiters of `wait(for:)` stay until it resumes.
+    func stop() async {
+        let task = runTask
+        runTask = nil
+        task?.cancel()
+        connection?.close()
+        await task?.value
+        if !isInvalid { session?.setState(.inactive) }
+        session?.setConnectionState(.disconnected)
+    }
+
+    /// Drops the connection and connects again at once.
+    func reconnect() {
+        failedAttempts = 0
+        connection?.close()
+    }
+
+    /// A local commit or a new subscription set: upload it.
+    nonisolated func localChange() {
+        Task { await self.injectLocalChange() }
+    }
+
+    private func injectLocalChange() {
+        connection?.inject(.localChange)
+    }
+
+    // MARK: Waiting
+
+    /// Waits until everything the server has now is downloaded.
+    func waitForDownload() async throws {
+        if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
+        try await withCheckedThrowingContinuation { continuation in
+            downloadWaiters.append(continuation)
+            if connection != nil, fileIdent != nil { sendMark(.download) }
+        }
+    }
+
+    /// Waits until every transaction committed so far is acknowledged by the server.
+    func waitForUpload() async throws {
+        if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
+        let target = try await database.perform { try SyncStore.lastClientVersion($0.connection) }
+        if uploadAck >= target { return }
+        try await withCheckedThrowingContinuation { continuation in
+            uploadWaiters.append((target, continuation))
+            connection?.inject(.localChange)
+        }
+    }
+
+    private func failWaiters(_ error: Error) {
+        for w in downloadWaiters { w.resume(throwing: error) }
+        downloadWaiters.removeAll()
+        for w in uploadWaiters { w.continuation.resume(throwing: error) }
+        uploadWaiters.removeAll()
+    }
+
+    // MARK: Run loop
+
+    private func run() async {
+        while !Task.isCancelled && !isInvalid {
+            do {
+                try await serveConnection()
+            } catch is CancellationError {
+                break
+            } catch {
+                manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
+            }
+            connection = nil
+            pingTask?.cancel()
+            session?.setConnectionState(.disconnected)
+            if Task.isCancelled || isInvalid { break }
+            let delay = SyncBackoff.delay(attempt: failedAttempts)
+            failedAttempts += 1
+            try? await Task.sleep(for: delay)
+        }
+    }
+
+    private func serveConnection() async throws {
+        session?.setConnectionState(.connecting)
+        let user = sync.user
+        let token = try await user.accessToken(forceRefresh: forceTokenRefresh)
+        forceTokenRefresh = false
+        let url = SyncURL.realmSync(baseURL: user.app.baseURL, appId: user.app.appId)
+        let conn: SyncConnection
+        do {
+            conn = try await SyncConnection.connect(url: url, accessToken: token, timeout: .seconds(30))
+        } catch {
+            forceTokenRefresh = true
+            throw error
+        }
+        try Task.checkCancellation()
+        connectionNumber = SyncAgent.counter.nextConnection()
+        connection = conn
+        failedAttempts = 0
+        session?.setConnectionState(.connected)
+        lastPongOrConnect = Date()
+        startPings(conn)
+
+        let snapshot = try await database.perform { try $0.syncSnapshot() }
+        tracker.load(snapshot.subscriptionStates)
+        fileIdent = snapshot.fileIdent
+        uploadAck = max(uploadAck, snapshot.uploadAck)
+        downloadedServerVersion = snapshot.cursor.serverVersion
+        lastSentClientVersion = snapshot.uploadAck
+        lastSentQueryVersion = snapshot.activeSubscriptions?.version ?? 0
+        bootstrap = []
+        isBootstrapping = false
+        markRequests = [:]
+        pendingCompensations = []
+        conn.send(.bind(
+            session: 1, mode: sync.enableFlexibleSync ? .flexible : .partition, partition: sync.partitionProtocolValue,
+            fileIdent: snapshot.fileIdent, salt: snapshot.salt, cursor: snapshot.cursor,
+            subscriptions: sync.enableFlexibleSync ? (snapshot.activeSubscriptions ?? SubscriptionQuery(version: 0, queries: [:])) : nil))
+        if fileIdent != nil { try await afterIdent() }
+
+        for await event in conn.events {
+            try Task.checkCancellation()
+            switch event {
+            case .message(let text):
+                let message: ServerMessage
+                do {
+                    message = try ServerMessage(text: text)
+                } catch {
+                    manager.log(.error, "Sync: Connection[\(connectionNumber)]: bad message from the server: \(error)")
+                    conn.close()
+                    continue
+                }
+                try await handle(message, conn)
+            case .localChange:
+                try await pump(conn)
+            case .pingTick:
+                if Date().timeIntervalSince(lastPongOrConnect) > SyncBackoff.pongTimeout {
+                    manager.log(.info, "Sync: Connection[\(connectionNumber)]: no pong from the server; reconnecting")
+                    conn.close()
+                } else {
+                    conn.send(.ping(timestamp: Int64(Date().timeIntervalSince1970 * 1000)))
+                }
+            case .closed(let reason):
+                manager.log(.debug, "Sync: Connection[\(connectionNumber)]: closed: \(reason ?? "")")
+                return
+            }
+        }
+    }
+
+    private func startPings(_ conn: SyncConnection) {
+        pingTask?.cancel()
+        pingTask = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: SyncBackoff.pingPeriod)
+                if Task.isCancelled { break }
+                conn.inject(.pingTick)
+            }
+        }
+    }
+
+    /// Once the file has its identity: ask for the download marks waiters need, and upload.
+    private func afterIdent() async throws {
+        guard let conn = connection else { return }
+        if !downloadWaiters.isEmpty { sendMark(.download) }
+        try await pump(conn)
+    }
+
+    private func sendMark(_ purpose: MarkPurpose) {
+        guard let conn = connection else { return }
+        let id = nextRequestId
+        nextRequestId += 1
+        markRequests[id] = purpose
+        conn.send(.mark(session: 1, requestId: id))
+    }
+
+    // MARK: Messages
+
+    private func handle(_ message: ServerMessage, _ conn: SyncConnection) async throws {
+        switch message {
+        case .ident(_, let ident, let salt):
+            try await database.perform { try $0.syncSetIdent(fileIdent: ident, salt: salt) }
+            fileIdent = ident
+            try await afterIdent()
+        case .download(_, let cursor, _, let ack, let queryVersion, let batch, let changesets):
+            switch batch {
+            case .moreToCome:
+                if !isBootstrapping { tracker.set(queryVersion, .bootstrapping) }
+                isBootstrapping = true
+                bootstrap += changesets
+            case .lastInBatch:
+                let all = bootstrap + changesets
+                bootstrap = []
+                isBootstrapping = false
+                try await apply(all, cursor: cursor, ack: ack, bootstrapped: queryVersion)
+                tracker.set(queryVersion, .awaitingMark)
+                sendMark(.query(queryVersion))
+                try await pump(conn)
+            case .steadyState:
+                try await apply(changesets, cursor: cursor, ack: ack, bootstrapped: nil)
+                try await pump(conn)
+            }
+        case .mark(_, let requestId, _):
+            switch markRequests.removeValue(forKey: requestId) {
+            case .query(let version)?:
+                try await database.perform { try $0.syncSetSubscriptionState(version, .complete) }
+                tracker.set(version, .complete)
+            case .download?:
+                let waiters = downloadWaiters
+                downloadWaiters.removeAll()
+                for w in waiters { w.resume() }
+            case nil: break
+            }
+        case .queryError(_, let version, let code, let text):
+            manager.log(.info, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Received: QUERY_ERROR \"\(text)\" (error_code=\(code.rawValue), query_version=\(version))")
+            try await database.perform { try $0.syncSetSubscriptionState(version, .error(text)) }
+            tracker.set(version, .error(text))
+        case .error(let info):
+            try await handleError(info, conn)
+        case .pong:
+            lastPongOrConnect = Date()
+        case .unbound:
+            conn.close()
+        case .log(_, let level, let text):
+            manager.log(SyncLogLevel(serverLevel: level), "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Server: \(text)")
+        }
+    }
+
+    private func apply(_ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, bootstrapped: Int64?) async throws {
+        let problems = try await database.perform {
+            try $0.syncApplyDownload(changesets, cursor: cursor, uploadAck: ack, bootstrappedQueryVersion: bootstrapped)
+        }
+        for p in problems { manager.log(.warn, "Sync: Session[\(sessionNumber)]: could not apply a downloaded change to \(p)") }
+        downloadedServerVersion = max(downloadedServerVersion, cursor.serverVersion)
+        uploadAck = max(uploadAck, ack)
+        lastSentClientVersion = max(lastSentClientVersion, ack)
+        session?.notifyProgress()
+        let ready = uploadWaiters.filter { $0.target <= uploadAck }
+        uploadWaiters.removeAll { $0.target <= uploadAck }
+        for w in ready { w.continuation.resume() }
+        reportCompensations()
+    }
+
+    /// Reports compensating writes whose revert has been applied locally (never before it).
+    private func reportCompensations() {
+        let due = pendingCompensations.filter { ($0.compensatingWriteServerVersion ?? 0) <= downloadedServerVersion }
+        pendingCompensations.removeAll { ($0.compensatingWriteServerVersion ?? 0) <= downloadedServerVersion }
+        for info in due {
+            manager.log(.info, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Reporting compensating write "
+                + "for client version \(info.rejectedClientVersion ?? 0) in server version "
+                + "\(info.compensatingWriteServerVersion ?? 0): \(info.message)")
+            let writes = (info.rejectedUpdates ?? []).map {
+                CompensatingWriteInfo(objectType: $0.table, primaryKey: SyncValues.anyRealmValue($0.primaryKey),
+                                      reason: $0.reason)
+            }
+            report(SyncError(.writeRejected, info.message, compensatingWriteInfo: writes,
+                             serverLogURL: info.logURL.flatMap(URL.init(string:)), protocolErrorCode: 231))
+        }
+    }
+
+    private func handleError(_ info: SyncErrorInfo, _ conn: SyncConnection) async throws {
+        let code = info.code.rawValue
+        manager.log(.info, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Received: ERROR \"\(info.message)\" "
+            + "(error_code=\(code), try_again=\(info.tryAgain), error_action=\(info.action.rawValue))")
+        if code == 231 {
+            pendingCompensations.append(info)
+            reportCompensations()
+            return
+        }
+        if info.tryAgain && !info.shouldClientReset {
+            conn.close()
+            return
+        }
+        isInvalid = true
+        session?.setState(.invalid)
+        let error = SyncError(SyncError.Code(protocolCode: code, clientReset: info.shouldClientReset), info.message,
+                              serverLogURL: info.logURL.flatMap(URL.init(string:)), protocolErrorCode: code, isFatal: true)
+        report(error)
+        failWaiters(error)
+        tracker.failAll(info.message)
+        conn.close()
+    }
+
+    private func report(_ error: SyncError) {
+        guard let handler = manager.errorHandler else {
+            manager.log(.error, "Sync: Session[\(sessionNumber)]: \(error.message) (no errorHandler is set)")
+            return
+        }
+        handler(error, session)
+    }
+
+    // MARK: Uploads
+
+    /// Sends queued transactions and subscription sets in commit order. Nothing goes while a bootstrap arrives or
+    /// before the file has its identity.
+    private func pump(_ conn: SyncConnection) async throws {
+        guard fileIdent != nil, !isBootstrapping, connection === conn else { return }
+        let after = lastSentClientVersion
+        let lastQuery = lastSentQueryVersion
+        let (queued, snapshot) = try await database.perform { instance in
+            (try SyncStore.queued(instance.connection, after: after, limit: 1000), try instance.syncSnapshot())
+        }
+        var batch: [UploadChangeset] = []
+        var sentQuery = lastQuery
+        func flush() {
+            guard !batch.isEmpty else { return }
+            conn.send(.upload(session: 1, changesets: batch))
+            batch.removeAll()
+        }
+        let pendingSets = sync.enableFlexibleSync ? snapshot.pendingSubscriptions.filter { $0.version > lastQuery } : []
+        for item in queued {
+            for set in pendingSets where set.version > sentQuery && set.version <= item.queryVersion {
+                flush()
+                conn.send(.query(session: 1, subscriptions: set))
+                sentQuery = set.version
+            }
+            batch.append(item.changeset)
+            lastSentClientVersion = item.changeset.clientVersion
+        }
+        flush()
+        for set in pendingSets where set.version > sentQuery {
+            conn.send(.query(session: 1, subscriptions: set))
+            sentQuery = set.version
+        }
+        lastSentQueryVersion = sentQuery
+        if queued.count == 1000 { conn.inject(.localChange) }
+    }
+}
+
+/// Process-wide numbers for log lines (`Connection[n]`, `Session[n]`).
+final class SyncCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sessions = 0
+    private var connections = 0
+    func next() -> Int { lock.withLock { sessions += 1; return sessions } }
+    func nextConnection() -> Int { lock.withLock { connections += 1; return connections } }
+}
+
+/// Reconnect delays (1 s doubling to 5 min, up to 25 % jitter) and keepalive timing.
+enum SyncBackoff {
+    static func delay(attempt: Int) -> Duration {
+        let base = min(300.0, pow(2.0, Double(min(attempt, 10))))
+        let jitter = Double.random(in: 0...0.25) * base
+        return .milliseconds(Int((base + jitter) * 1000))
+    }
+    static let pingPeriod: Duration = .seconds(60)
+    static let pongTimeout: TimeInterval = 120
+}
+
+enum SyncURL {
+    /// `ws://host:port/api/client/v2.0/app/<app id>/realm-sync` for an `http://host:port` base URL.
+    static func realmSync(baseURL: URL, appId: String) -> String {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        if text.hasPrefix("https://") { text = "wss://" + text.dropFirst(8) } else if text.hasPrefix("http://") {
+            text = "ws://" + text.dropFirst(7)
+        }
+        let app = appId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? appId
+        return text + "/api/client/v2.0/app/\(app)/realm-sync"
+    }
+}
+
+extension SyncError.Code {
+    /// The Swift code for a protocol error code (reference/sync.md §1.4).
+    init(protocolCode code: Int, clientReset: Bool) {
+        switch code {
+        case 206: self = .permissionDeniedError
+        case 231: self = .writeRejected
+        case 226: self = .invalidFlexibleSyncSubscriptions
+        case 208, 209, 210, 211, 217, 222: self = .clientResetError
+        default: self = clientReset ? .clientResetError : .clientSessionError
+        }
+    }
+}

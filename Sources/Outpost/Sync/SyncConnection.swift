@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import OutpostCore
+
+/// One WebSocket to the server's sync endpoint. Incoming messages, the close, and events the session injects
+/// (local changes, ping ticks) arrive in one ordered stream, so the session handles them one at a time.
+final class SyncConnection: Sendable {
+    enum Event: Sendable {
+        case message(String)
+        case localChange
+        case pingTick
+        case closed(String?)
+    }
+
+    struct ConnectError: Error, CustomStringConvertible {
+        let url: String
+        let underlying: String
+        var description: String { "Could not connect to \(url): \(underlying)" }
+    }
+
+    let events: AsyncStream<Event>
+    private let eventsContinuation: AsyncStream<Event>.Continuation
+    private let outgoing: AsyncStream<String>.Continuation
+    private let task: Task<Void, Never>
+
+    private init(events: AsyncStream<Event>, eventsContinuation: AsyncStream<Event>.Continuation,
+                 outgoing: AsyncStream<String>.Continuation, task: Task<Void, Never>) {
+        self.events = events
+        self.eventsContinuation = eventsContinuation
+        self.outgoing = outgoing
+        self.task = task
+    }
+
+    /// Opens the WebSocket with the access token and waits until it is open (or fails).
+    static func connect(url: String, accessToken: String, timeout: Duration) async throws -> SyncConnection {
+        let (events, eventsContinuation) = AsyncStream.makeStream(of: Event.self)
+        let (outStream, outgoing) = AsyncStream.makeStream(of: String.self)
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(accessToken)"
+        let maxFrame = SyncProtocolLimits.maxMessageBytes + 1024
+        let configuration = WebSocketClientConfiguration(maxFrameSize: maxFrame, additionalHeaders: headers)
+        var logger = Logger(label: "outpost.sync.connection")
+        logger.logLevel = .critical
+        let opened = OpenSignal()
+        let task = Task {
+            do {
+                let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                    inbound, outbound, _ in
+                    opened.signal(nil)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await message in inbound.messages(maxSize: maxFrame) {
+                                if case .text(let text) = message { eventsContinuation.yield(.message(text)) }
+                            }
+                        }
+                        group.addTask {
+                            for await text in outStream { try await outbound.write(.text(text)) }
+                        }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                }
+                opened.signal("the server closed the connection")
+                eventsContinuation.yield(.closed(close.map { "\($0.closeCode) \($0.reason ?? "")" }))
+            } catch {
+                opened.signal("\(error)")
+                eventsContinuation.yield(.closed("\(error)"))
+            }
+            eventsContinuation.finish()
+        }
+        let failure = try await opened.wait(timeout: timeout)
+        if let failure {
+            task.cancel()
+            throw ConnectError(url: url, underlying: failure)
+        }
+        return SyncConnection(events: events, eventsContinuation: eventsContinuation, outgoing: outgoing, task: task)
+    }
+
+    func send(_ message: ClientMessage) {
+        outgoing.yield(message.text)
+    }
+
+    /// Adds an event to the stream (a local change to upload, a ping tick).
+    func inject(_ event: Event) {
+        eventsContinuation.yield(event)
+    }
+
+    /// Closes the socket; the stream ends with `.closed`.
+    func close() {
+        outgoing.finish()
+        task.cancel()
+    }
+}
+
+/// A one-shot signal: nil when the socket opened, a reason when it failed first.
+private final class OpenSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: String??
+    private var continuation: CheckedContinuation<String?, Never>?
+
+    func signal(_ failure: String?) {
+        let c: CheckedContinuation<String?, Never>? = lock.withLock {
+            guard result == nil else { return nil }
+            result = .some(failure)
+            defer { continuation = nil }
+            return continuation
+        }
+        c?.resume(returning: failure)
+    }
+
+    func wait(timeout: Duration) async throws -> String? {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.signal("timed out after \(timeout)")
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { c in
+            let now: String?? = lock.withLock {
+                if let result { return result }
+                continuation = c
+                return nil
+            }
+            if let now { c.resume(returning: now) }
+        }
+    }
+}

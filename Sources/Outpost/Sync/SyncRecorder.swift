@@ -1,0 +1,120 @@
+import Foundation
+import OutpostCore
+
+/// Turns each committed transaction of a synced Realm into upload instructions, stored in the upload queue in the
+/// same SQLite transaction as the objects (so a commit and its upload are durable together). Downloads applied by
+/// the sync session are not recorded.
+final class SyncRecorder {
+    let isFlexible: Bool
+    let rejectsWritesOutsideSubscriptions: Bool
+    /// Set while the session applies a download.
+    var isApplyingDownload = false
+    /// Primary keys of the top-level objects deleted in the current transaction, by class and rowid.
+    private var deletedKeys: [String: [Int64: Value]] = [:]
+    /// The client version of the last transaction recorded by this instance.
+    private(set) var lastRecordedClientVersion: Int64?
+
+    init(isFlexible: Bool, rejectsWritesOutsideSubscriptions: Bool) {
+        self.isFlexible = isFlexible
+        self.rejectsWritesOutsideSubscriptions = rejectsWritesOutsideSubscriptions
+    }
+
+    func transactionBegan() {
+        deletedKeys.removeAll()
+        lastRecordedClientVersion = nil
+    }
+
+    func willDelete(_ row: ManagedRow, in realm: RealmInstance) {
+        guard !isApplyingDownload, !row.table.schema.isEmbedded else { return }
+        deletedKeys[row.table.className, default: [:]][row.rowid] = realm.syncPrimaryKey(row)
+    }
+
+    /// Records the transaction's upload; throws (and the commit fails) when a write breaks a subscription rule.
+    func recordCommit(_ changes: ChangeSet, in realm: RealmInstance) throws {
+        guard !isApplyingDownload, !changes.isEmpty else { return }
+        if isFlexible { try SubscriptionWriteCheck(realm: realm, checkObjects: rejectsWritesOutsideSubscriptions).check(changes) }
+        let instructions = realm.syncInstructions(for: changes, deletedKeys: deletedKeys)
+        guard !instructions.isEmpty else { return }
+        do {
+            lastRecordedClientVersion = try SyncStore.enqueue(realm.connection, instructions: instructions)
+        } catch {
+            throw Realm.Error(.fail, "The write transaction could not be queued for upload: \(error)")
+        }
+    }
+}
+
+extension RealmInstance {
+    /// The upload instructions of a transaction: erases, then creates (whole objects), then field sets. Changes
+    /// inside embedded objects become a set of the owning object's whole top-level field.
+    func syncInstructions(for changes: ChangeSet, deletedKeys: [String: [Int64: Value]]) -> [SyncInstruction] {
+        var erases: [SyncInstruction] = []
+        var creates: [SyncInstruction] = []
+        var sets: [SyncInstruction] = []
+        var ownerFields: [String: [Int64: Set<String>]] = [:]
+        var created: [String: Set<Int64>] = [:]
+        for className in changes.tables.keys.sorted() {
+            let t = changes.tables[className]!
+            guard let table = tablesByName[className] ?? table(named: className) else { continue }
+            if table.schema.isEmbedded {
+                var rowids = t.insertions
+                for (_, r) in t.modifiedRows { rowids.formUnion(r) }
+                for rowid in rowids {
+                    if let (owner, ownerRowid, field) = syncTopLevelOwner(table, rowid: rowid) {
+                        ownerFields[owner.className, default: [:]][ownerRowid, default: []].insert(field)
+                    }
+                }
+                continue
+            }
+            for rowid in t.deletions.sorted() {
+                if let pk = deletedKeys[className]?[rowid] { erases.append(.erase(className: className, primaryKey: pk)) }
+            }
+            for rowid in t.insertions.sorted() {
+                guard let document = syncDocument(table, rowid: rowid) else { continue }
+                created[className, default: []].insert(rowid)
+                let pk = table.primaryKeyProperty.flatMap { document[table.schema.properties[$0].name] } ?? .null
+                creates.append(.create(className: className, primaryKey: pk, fields: document))
+            }
+            for property in t.modifiedRows.keys.sorted() {
+                guard let i = table.propertyIndexByName[property] else { continue }
+                for rowid in t.modifiedRows[property]!.sorted() where !t.isInserted(rowid) {
+                    guard let values = loadRow(table, rowid) else { continue }
+                    let row = self.row(table, rowid, values: values)
+                    sets.append(.set(className: className, primaryKey: syncPrimaryKey(row), field: property,
+                                     value: syncFieldValue(table, row: row, propertyIndex: i)))
+                }
+            }
+        }
+        for className in ownerFields.keys.sorted() {
+            guard let table = tablesByName[className] ?? table(named: className) else { continue }
+            for (rowid, fields) in ownerFields[className]! where !(created[className]?.contains(rowid) ?? false) {
+                guard let values = loadRow(table, rowid) else { continue }
+                let row = self.row(table, rowid, values: values)
+                for field in fields.sorted() {
+                    guard let i = table.propertyIndexByName[field] else { continue }
+                    let instruction = SyncInstruction.set(className: className, primaryKey: syncPrimaryKey(row), field: field,
+                                                          value: syncFieldValue(table, row: row, propertyIndex: i))
+                    if !sets.contains(instruction) { sets.append(instruction) }
+                }
+            }
+        }
+        return erases + creates + sets
+    }
+
+    /// The top-level object (and its field) an embedded object belongs to.
+    func syncTopLevelOwner(_ table: TableInfo, rowid: Int64) -> (TableInfo, Int64, String)? {
+        for (ownerName, schema) in storedSchemas {
+            for property in schema.properties where property.type == .object && property.objectClassName == table.className {
+                guard let owner = self.table(named: ownerName) else { continue }
+                let column = SQL.quote(property.name)
+                let sql = property.collection == .none
+                    ? "SELECT rowid FROM \(owner.sqlName) WHERE \(column) = ?"
+                    : "SELECT rowid FROM \(owner.sqlName) WHERE EXISTS (SELECT 1 FROM json_each(\(owner.sqlName).\(column)) WHERE value = ?)"
+                guard let rows = try? connection.cached(sql).rows([.integer(rowid)]), case .integer(let ownerRowid)? = rows.first?[0]
+                else { continue }
+                if owner.schema.isEmbedded { return syncTopLevelOwner(owner, rowid: ownerRowid) }
+                return (owner, ownerRowid, property.name)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The process's sync sessions and subscription trackers, one per synced file. A session starts when its file is
+/// first opened and runs until its user logs out (or `suspend()`).
+final class SyncSessionRegistry: @unchecked Sendable {
+    static let shared = SyncSessionRegistry()
+    private let lock = NSLock()
+    private var sessions: [String: SyncSession] = [:]
+    private var trackers: [String: SubscriptionTracker] = [:]
+
+    func tracker(forPath path: String) -> SubscriptionTracker {
+        lock.withLock {
+            if let t = trackers[path] { return t }
+            let t = SubscriptionTracker()
+            trackers[path] = t
+            return t
+        }
+    }
+
+    func session(forPath path: String) -> SyncSession? {
+        lock.withLock { sessions[path] }
+    }
+
+    /// The session of a synced configuration, created and started on first use.
+    @discardableResult
+    func ensureSession(_ configuration: Realm.Configuration, path: String) -> SyncSession? {
+        guard let sync = configuration.syncConfiguration else { return nil }
+        let tracker = self.tracker(forPath: path)
+        let (session, isNew): (SyncSession, Bool) = lock.withLock {
+            if let s = sessions[path] { return (s, false) }
+            let s = SyncSession(path: path, realmConfiguration: configuration, sync: sync, tracker: tracker)
+            sessions[path] = s
+            return (s, true)
+        }
+        if isNew && sync.user.isLoggedIn {
+            session.setState(.active)
+            let agent = session.agent!
+            Task { await agent.start() }
+        }
+        return session
+    }
+
+    /// A local commit (or new subscription set) on `path`: its session uploads it.
+    func localChange(path: String) {
+        guard let session = lock.withLock({ sessions[path] }) else { return }
+        session.agent.localChange()
+    }
+
+    /// Stops and forgets every session of a user (log out, remove).
+    func stopSessions(userId: String) async {
+        let stopping: [SyncSession] = lock.withLock {
+            let matching = sessions.filter { $0.value.user.id == userId }
+            for key in matching.keys { sessions[key] = nil }
+            return Array(matching.values)
+        }
+        for s in stopping { await s.agent.stop() }
+    }
+}

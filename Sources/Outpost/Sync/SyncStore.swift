@@ -1,0 +1,106 @@
+import Foundation
+import OutpostCore
+
+/// The sync state a synced Realm file keeps beside its objects, in its own tables, so that it commits atomically
+/// with the objects: the file identity and download cursor (`__outpost_sync_meta`), the upload queue
+/// (`__outpost_sync_upload`: one row per committed transaction, until the server acknowledges it) and the
+/// subscription sets (`__outpost_sync_subscriptions`).
+enum SyncStore {
+    static let createTables = """
+        CREATE TABLE IF NOT EXISTS __outpost_sync_meta (key TEXT PRIMARY KEY, value);
+        CREATE TABLE IF NOT EXISTS __outpost_sync_upload (
+            client_version INTEGER PRIMARY KEY, server_version INTEGER NOT NULL, query_version INTEGER NOT NULL,
+            timestamp INTEGER NOT NULL, instructions TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS __outpost_sync_subscriptions (
+            version INTEGER PRIMARY KEY, state TEXT NOT NULL, error TEXT, subscriptions TEXT NOT NULL);
+        """
+
+    /// Creates the tables (idempotent).
+    static func prepare(_ connection: SQLiteConnection) throws {
+        try connection.execute("BEGIN IMMEDIATE; " + createTables + " COMMIT;")
+    }
+
+    static func integer(_ connection: SQLiteConnection, _ key: String) throws -> Int64? {
+        if case .integer(let v) = try connection.scalar("SELECT value FROM __outpost_sync_meta WHERE key = ?", [.text(key)]) {
+            return v
+        }
+        return nil
+    }
+
+    static func setInteger(_ connection: SQLiteConnection, _ key: String, _ value: Int64) throws {
+        try connection.cached("INSERT OR REPLACE INTO __outpost_sync_meta (key, value) VALUES (?, ?)")
+            .run([.text(key), .integer(value)])
+    }
+
+    static func cursor(_ connection: SQLiteConnection) throws -> DownloadCursor {
+        DownloadCursor(serverVersion: try integer(connection, "cursorServerVersion") ?? 0,
+                       clientVersion: try integer(connection, "cursorClientVersion") ?? 0)
+    }
+
+    static func setCursor(_ connection: SQLiteConnection, _ cursor: DownloadCursor) throws {
+        try setInteger(connection, "cursorServerVersion", cursor.serverVersion)
+        try setInteger(connection, "cursorClientVersion", cursor.clientVersion)
+    }
+
+    /// The newest subscription set's version (0: none yet).
+    static func latestSubscriptionVersion(_ connection: SQLiteConnection) throws -> Int64 {
+        if case .integer(let v) = try connection.scalar("SELECT coalesce(max(version), 0) FROM __outpost_sync_subscriptions") {
+            return v
+        }
+        return 0
+    }
+
+    // MARK: Upload queue
+
+    /// Appends one committed transaction to the upload queue and returns its client version.
+    @discardableResult
+    static func enqueue(_ connection: SQLiteConnection, instructions: [SyncInstruction]) throws -> Int64 {
+        let version = (try integer(connection, "clientVersion") ?? 0) + 1
+        let serverVersion = try integer(connection, "cursorServerVersion") ?? 0
+        let queryVersion = try latestSubscriptionVersion(connection)
+        let changeset = UploadChangeset(clientVersion: version, lastServerVersion: serverVersion,
+                                        timestamp: Int64(Date().timeIntervalSince1970 * 1000), instructions: instructions)
+        try connection.cached(
+            "INSERT INTO __outpost_sync_upload (client_version, server_version, query_version, timestamp, instructions) VALUES (?, ?, ?, ?, ?)"
+        ).run([.integer(version), .integer(serverVersion), .integer(queryVersion), .integer(changeset.timestamp),
+               .text(changeset.json.text)])
+        try setInteger(connection, "clientVersion", version)
+        return version
+    }
+
+    /// A queued transaction.
+    struct QueuedUpload {
+        var changeset: UploadChangeset
+        var queryVersion: Int64
+    }
+
+    /// Queued transactions above `clientVersion`, oldest first, at most `limit`.
+    static func queued(_ connection: SQLiteConnection, after clientVersion: Int64, limit: Int) throws -> [QueuedUpload] {
+        let rows = try connection.cached(
+            "SELECT query_version, instructions FROM __outpost_sync_upload WHERE client_version > ? ORDER BY client_version LIMIT ?"
+        ).rows([.integer(clientVersion), .integer(Int64(limit))])
+        var out: [QueuedUpload] = []
+        for row in rows {
+            guard case .integer(let q) = row[0], case .text(let text) = row[1], let json = JSONValue.parse(text) else { continue }
+            out.append(QueuedUpload(changeset: try UploadChangeset(json: json, path: "upload"), queryVersion: q))
+        }
+        return out
+    }
+
+    /// Instructions of every queued transaction above `clientVersion` (the local changes not yet integrated).
+    static func pendingInstructions(_ connection: SQLiteConnection, after clientVersion: Int64) throws -> [SyncInstruction] {
+        try queued(connection, after: clientVersion, limit: Int.max >> 1).flatMap(\.changeset.instructions)
+    }
+
+    /// Drops acknowledged transactions.
+    static func acknowledge(_ connection: SQLiteConnection, through clientVersion: Int64) throws {
+        try connection.cached("DELETE FROM __outpost_sync_upload WHERE client_version <= ?").run([.integer(clientVersion)])
+        if clientVersion > (try integer(connection, "uploadAck") ?? 0) {
+            try setInteger(connection, "uploadAck", clientVersion)
+        }
+    }
+
+    static func lastClientVersion(_ connection: SQLiteConnection) throws -> Int64 {
+        try integer(connection, "clientVersion") ?? 0
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Outpost
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// The seed page's model.
+final class Item: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var ownerId: String
+    @Persisted var itemName: String
+    @Persisted var complexity: Int
+}
+
+/// The seed page's app: role `owner-read-write`, `complexity` and `ownerId` queryable, development mode on.
+func seedServerApp(appId: String = "seed-app") throws -> OutpostServer.AppConfiguration {
+    try OutpostServer.AppConfiguration(jsonText: """
+        {
+          "app_id": "\(appId)",
+          "auth": { "anonymous": { "enabled": true }, "email_password": { "enabled": true, "auto_confirm": true } },
+          "sync": { "mode": "flexible", "queryable_fields_names": ["_id", "complexity", "ownerId"], "development_mode_enabled": true },
+          "rules": { "Item": { "roles": [ { "name": "owner-read-write", "apply_when": {},
+            "document_filters": { "read": { "ownerId": "%%user.id" }, "write": { "ownerId": "%%user.id" } },
+            "read": true, "write": true } ] } }
+        }
+        """)
+}
+
+/// A client `App` for a test server, with its own temporary root directory (so every test has fresh users and
+/// files). The directory is removed afterwards; the user's sessions are stopped first.
+func withClientApp<T>(_ server: TestServer, _ body: (App) async throws -> T) async throws -> T {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-client-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let app = App(id: server.appId, configuration: AppConfiguration(baseURL: server.baseURL, rootDirectory: root))
+    app.syncManager.logLevel = .warn
+    defer { try? FileManager.default.removeItem(at: root) }
+    do {
+        let result = try await body(app)
+        for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
+        return result
+    } catch {
+        for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
+        throw error
+    }
+}
+
+/// Collects what the sync manager reports, thread-safely.
+final class SyncReports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _errors: [SyncError] = []
+    private var _lines: [String] = []
+    /// For each reported compensating write: whether the object was already gone locally when it was reported.
+    private var _revertedFirst: [Bool] = []
+
+    var errors: [SyncError] { lock.withLock { _errors } }
+    var lines: [String] { lock.withLock { _lines } }
+    var revertedFirst: [Bool] { lock.withLock { _revertedFirst } }
+
+    /// Installs the error handler and logger on `app`. `isReverted` checks, at report time, that a rejected object
+    /// is gone from the file.
+    func install(on app: App, isReverted: (@Sendable (SyncError) -> Bool)? = nil) {
+        app.syncManager.errorHandler = { error, _ in
+            guard let error = error as? SyncError else { return }
+            let reverted = isReverted?(error) ?? true
+            self.lock.withLock {
+                self._errors.append(error)
+                self._revertedFirst.append(reverted)
+            }
+        }
+        app.syncManager.logLevel = .info
+        app.syncManager.logger = { _, line in self.lock.withLock { self._lines.append(line) } }
+    }
+
+    /// Waits until `count` errors were reported.
+    func waitForErrors(_ count: Int, timeout: Duration = .seconds(20)) async throws -> [SyncError] {
+        try await eventually(timeout: timeout) { self.errors.count >= count }
+        return errors
+    }
+}
+
+struct SyncTestTimeout: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Polls `condition` every 20 ms until it holds.
+func eventually(timeout: Duration = .seconds(20), _ what: String = "condition", _ condition: () throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw SyncTestTimeout(description: "\(what) did not hold within \(timeout)")
+}
