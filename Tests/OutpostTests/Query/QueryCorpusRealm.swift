@@ -45,7 +45,7 @@ struct QueryCorpusRealm {
         QueryFixtures.people.first { $0.value["_id"] == .int(Int64(person._id)) }!.key
     }
 
-    private static func swiftFields(_ document: Document, dogs: [Int64: QDog]) -> [String: Any] {
+    private static func swiftFields(_ document: OutpostCore.Document, dogs: [Int64: QDog]) -> [String: Any] {
         var fields = document.fields.mapValues { swiftValue($0, dogs: dogs) }
         // An unmanaged embedded object: `create` does not yet accept a nested dictionary for one
         // ("Can't set link to existing managed embedded object").
