@@ -54,6 +54,7 @@ import Testing
                 fixTheBug.ownerId = user.id
                 fixTheBug.itemName = "Fix the bug with the failing method"
                 fixTheBug.complexity = 7
+                let fixId = fixTheBug._id  // the object is deleted by the revert
                 try realm.write { realm.add(fixTheBug) }
                 let first = try await reports.waitForErrors(1)
                 #expect(first[0].code == .writeRejected)
@@ -61,23 +62,24 @@ import Testing
                     == "Client attempted a write that is outside of permissions or query filters; it has been reverted")
                 let info = try #require(first[0].compensatingWriteInfo?.first)
                 #expect(info.objectType == "Item")
-                #expect(info.primaryKey == .objectId(fixTheBug._id))
-                #expect("\(info.primaryKey)" == "objectId(\(fixTheBug._id.stringValue))")
-                #expect(info.reason == "write to \"\(fixTheBug._id.stringValue)\" in table \"Item\" not allowed; object is outside of the current query view")
+                #expect(info.primaryKey == .objectId(fixId))
+                #expect("\(info.primaryKey)" == "objectId(\(fixId.stringValue))")
+                #expect(info.reason == "write to \"\(fixId.stringValue)\" in table \"Item\" not allowed; object is outside of the current query view")
                 realm.refresh()
-                #expect(realm.object(ofType: Item.self, forPrimaryKey: fixTheBug._id) == nil)
+                #expect(realm.object(ofType: Item.self, forPrimaryKey: fixId) == nil)
 
                 // Permissions: another owner.
                 let itemWithWrongOwner = Item()
                 itemWithWrongOwner.ownerId = "This string does not match the user.id"
                 itemWithWrongOwner.itemName = "Write code that generates a permission error"
                 itemWithWrongOwner.complexity = 1
+                let wrongId = itemWithWrongOwner._id
                 try realm.write { realm.add(itemWithWrongOwner) }
                 let both = try await reports.waitForErrors(2)
                 #expect(both[1].compensatingWriteInfo?.first?.reason
-                    == "write to \"\(itemWithWrongOwner._id.stringValue)\" in table \"Item\" was denied by write filter in role \"owner-read-write\"")
+                    == "write to \"\(wrongId.stringValue)\" in table \"Item\" was denied by write filter in role \"owner-read-write\"")
                 realm.refresh()
-                #expect(realm.object(ofType: Item.self, forPrimaryKey: itemWithWrongOwner._id) == nil)
+                #expect(realm.object(ofType: Item.self, forPrimaryKey: wrongId) == nil)
                 #expect(reports.revertedFirst == [true, true])
                 // The client log line of the seed page.
                 let line = "Received: ERROR \"Client attempted a write that is outside of permissions or query filters; it has been reverted\" (error_code=231, try_again=true, error_action=Warning)"

@@ -67,8 +67,11 @@ final class SyncReports: @unchecked Sendable {
                 self._revertedFirst.append(reverted)
             }
         }
-        app.syncManager.logLevel = .info
-        app.syncManager.logger = { _, line in self.lock.withLock { self._lines.append(line) } }
+        app.syncManager.logLevel = ProcessInfo.processInfo.environment["OUTPOST_SYNC_LOG"] != nil ? .all : .info
+        app.syncManager.logger = { _, line in
+            if ProcessInfo.processInfo.environment["OUTPOST_SYNC_LOG"] != nil { print(line) }
+            self.lock.withLock { self._lines.append(line) }
+        }
     }
 
     /// Waits until `count` errors were reported.

@@ -90,7 +90,7 @@ extension User {
             if requireKnown { throw AppError(.userNotFound, "user \(id) has already been removed from this device") }
             return
         }
-        appState.syncManager.userDidLogOut(userId: id)
+        await appState.syncManager.userDidLogOut(userId: id)
         if finalState == .removed {
             try? FileManager.default.removeItem(at: appState.appDirectory.appendingPathComponent(id, isDirectory: true))
         }

@@ -70,7 +70,11 @@ extension User {
             try? appState.persistLocked()
             return true
         }
-        if changed { appState.syncManager.userDidLogOut(userId: id) }
+        if changed {
+            let manager = appState.syncManager
+            let id = self.id
+            Task { await manager.userDidLogOut(userId: id) }
+        }
     }
 
     /// Sends a request with the user's access token; on a 401 it refreshes the token once and retries.

@@ -35,6 +35,9 @@ final class RealmInstance {
 
     /// Synced Realms only: what the commit needs to record the transaction's upload (Sync/SyncRecorder.swift).
     var syncRecorder: SyncRecorder?
+    /// The working copy of the subscriptions while `subscriptions.update {}` runs (shared by every
+    /// `realm.subscriptions` value of this instance).
+    var subscriptionsBeingUpdated: [SubscriptionRecord]?
 
     var tablesByName: [String: TableInfo] = [:]
     var tablesByType: [ObjectIdentifier: TableInfo] = [:]
@@ -203,6 +206,7 @@ final class RealmInstance {
         isInWriteTransaction = false
         changes = ChangeSet()
         try beginRead()
+        if syncRecorder?.lastRecordedClientVersion != nil { SyncSessionRegistry.shared.localChange(path: path) }
         if !committed.isEmpty {
             RealmRegistry.shared.didCommit(from: self)
             notifier.deliver(committed, realm: self, synchronously: false, isLocal: true)

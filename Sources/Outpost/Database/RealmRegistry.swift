@@ -77,6 +77,8 @@ final class RealmRegistry: Sendable {
 
     /// Schedules a refresh on every instance of `path` (changes from another process).
     func externalChange(path: String) {
+        // Another process may have queued uploads for this process's session.
+        SyncSessionRegistry.shared.localChange(path: path)
         let targets = entries.withLock { list in list.filter { $0.path == path && $0.scheduler != nil } }
         for target in targets {
             let box = target

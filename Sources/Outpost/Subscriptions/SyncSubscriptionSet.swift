@@ -9,8 +9,12 @@ public final class SyncSubscriptionSet: Sequence {
     /// The set's version (0: none committed yet) and its subscriptions, as read.
     private(set) var version: Int64
     private var records: [SubscriptionRecord]
-    /// The working copy while `update {}` runs.
-    private var working: [SubscriptionRecord]?
+    /// The working copy while `update {}` runs (kept by the Realm instance, so `realm.subscriptions` inside the
+    /// block sees it too).
+    private var working: [SubscriptionRecord]? {
+        get { realm.subscriptionsBeingUpdated }
+        set { realm.subscriptionsBeingUpdated = newValue }
+    }
 
     init(realm: RealmInstance) {
         self.realm = realm

@@ -3,6 +3,11 @@ import OutpostCore
 
 /// Conversions between the client's stored values and the protocol's `Value`s.
 enum SyncValues {
+    /// The protocol value of a partition value (`.null` for values the server does not store).
+    static func value(of bson: AnyBSON) -> Value {
+        (try? BSONConversion.value(bson, path: "partitionValue")) ?? .null
+    }
+
     /// The protocol value of a scalar stored value (objects and collections are handled by the caller).
     static func scalar(_ stored: _StoredValue) -> Value {
         switch stored {
