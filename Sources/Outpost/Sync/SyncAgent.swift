@@ -91,6 +91,7 @@ actor SyncAgent {
 
     /// Waits until everything the server has now is downloaded.
     func waitForDownload() async throws {
+        await session?.controlSettled()
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
         try await withCheckedThrowingContinuation { continuation in
             downloadWaiters.append(continuation)
@@ -100,6 +101,7 @@ actor SyncAgent {
 
     /// Waits until every transaction committed so far is acknowledged by the server.
     func waitForUpload() async throws {
+        await session?.controlSettled()
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
         let target = try await database.perform { try SyncStore.lastClientVersion($0.connection) }
         if uploadAck >= target { return }

@@ -85,22 +85,40 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
 
     /// Stops syncing until `resume()`; local writes go on and are uploaded later.
     public func suspend() {
-        let agent = self.agent!
         setState(.inactive)
         setConnectionState(.disconnected)
-        Task { await agent.stop() }
+        control { await $0.stop() }
     }
 
     /// Starts syncing again after `suspend()`.
     public func resume() {
-        let agent = self.agent!
-        Task { await agent.start() }
+        setState(.active)
+        control { await $0.start() }
     }
 
     /// Drops the connection and reconnects at once (skipping any backoff delay).
     public func reconnect() {
+        control { await $0.reconnect() }
+    }
+
+    private var lastControl: Task<Void, Never>?
+
+    /// Runs control operations one after the other, in call order.
+    func control(_ operation: @escaping @Sendable (SyncAgent) async -> Void) {
         let agent = self.agent!
-        Task { await agent.reconnect() }
+        lock.withLock {
+            let previous = lastControl
+            lastControl = Task {
+                await previous?.value
+                await operation(agent)
+            }
+        }
+    }
+
+    /// Waits until the control operations asked for so far have run.
+    func controlSettled() async {
+        let task = lock.withLock { lastControl }
+        await task?.value
     }
 
     /// Waits until every local change committed so far is acknowledged by the server (`.upload`), or until
