@@ -57,6 +57,14 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         public func invalidate() { session?.removeProgress(id) }
     }
 
+    /// Outpost-only: the server's verdict on one committed transaction (see `verdict(forTransaction:)`).
+    public enum WriteVerdict: @unchecked Sendable {
+        /// The server integrated every change of the transaction.
+        case accepted
+        /// The server reverted these writes with a compensating write (already applied locally).
+        case rejected([CompensatingWriteInfo])
+    }
+
     private let lock = NSLock()
     private var _state: State = .inactive
     private var _connectionState: ConnectionState = .disconnected
@@ -128,6 +136,14 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         case .upload: try await agent.waitForUpload()
         case .download: try await agent.waitForDownload()
         }
+    }
+
+    /// Outpost-only: waits for the server's verdict on a committed transaction — `.accepted`, or `.rejected` with the
+    /// compensating-write info once the revert has been applied locally. `version` is
+    /// `realm.lastCommittedSyncTransaction` read right after the commit.
+    public func verdict(forTransaction version: Int64) async throws -> WriteVerdict {
+        await controlSettled()
+        return try await agent.verdict(forTransaction: version)
     }
 
     /// Calls `block` with upload or download progress after each change.
