@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OutpostServer", targets: ["OutpostServer"]),
         .library(name: "OutpostServerTesting", targets: ["OutpostServerTesting"]),
         .executable(name: "outpost-demo", targets: ["outpost-demo"]),
+        .executable(name: "outpost-sync-demo", targets: ["outpost-sync-demo"]),
         .executable(name: "outpost-server", targets: ["outpost-server"]),
     ],
     dependencies: [
@@ -80,6 +81,15 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "outpost-demo", dependencies: ["Outpost"]),
+        // The seed page's sync story against an embedded server: `swift run outpost-sync-demo`.
+        .executableTarget(
+            name: "outpost-sync-demo",
+            dependencies: [
+                "Outpost", "OutpostServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Benchmarks: each case runs beside its raw-SQLite baseline in the same process.
         .executableTarget(name: "outpost-bench", dependencies: ["Outpost", "CSQLite"], path: "Benchmarks/outpost-bench"),
         // Server benchmarks: sync ingest beside direct inserts (SQLite C API, postgres-nio), fan-out latency, idle
