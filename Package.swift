@@ -102,6 +102,12 @@ let package = Package(
             ],
             path: "Benchmarks/outpost-server-bench"
         ),
+        // Sync client benchmarks: write → visible latency, upload and first open, each beside its baseline.
+        .executableTarget(
+            name: "outpost-sync-bench",
+            dependencies: ["Outpost", "OutpostServerTesting", "CSQLite"],
+            path: "Benchmarks/outpost-sync-bench"
+        ),
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting"]),
