@@ -8,9 +8,15 @@ import Testing
 /// A transport that records every request (`METHOD endpoint`, relative to the app's client API path) and can
 /// delay requests to one endpoint, so tests can see and order what the client sends.
 final class RecordingTransport: RLMNetworkTransport, @unchecked Sendable {
-    // @unchecked Sendable: the log is a Mutex; `delays` is set before the transport is used and then only read.
+    // @unchecked Sendable: the only state is in Mutexes.
     private let log = Mutex<[String]>([])
-    var delays: [String: Duration] = [:]
+    private let delayed = Mutex<[String: Duration]>([:])
+
+    /// Requests to these endpoints wait this long before they are sent.
+    var delays: [String: Duration] {
+        get { delayed.withLock { $0 } }
+        set { delayed.withLock { $0 = newValue } }
+    }
 
     /// The requests so far, like `POST auth/session` or `GET auth/profile`.
     var requests: [String] { log.withLock { $0 } }
