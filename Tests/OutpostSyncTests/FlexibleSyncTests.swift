@@ -6,7 +6,7 @@ import Testing
 
 /// The seed page "Write data to a synced realm", run as written against a real server (in-process HTTP and
 /// WebSocket on 127.0.0.1).
-@Suite struct FlexibleSyncTests {
+@Suite(.timeLimit(.minutes(3))) struct FlexibleSyncTests {
     @Test func seedStoryLegalWriteSyncsIllegalWritesAreCompensated() async throws {
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
@@ -15,11 +15,13 @@ import Testing
                 flexSyncConfig.objectTypes = [Item.self]
                 let reports = SyncReports()
                 let path = flexSyncConfig.fileURL!
+                let checkConfig = flexSyncConfig
                 reports.install(on: app) { error in
                     // The revert must already be applied when the error is reported.
                     guard let info = error.compensatingWriteInfo?.first, let pk = info.primaryKey.objectIdValue,
-                        let realm = try? Realm(fileURL: path)
+                        let realm = try? Realm(configuration: checkConfig)
                     else { return false }
+                    realm.refresh()
                     return realm.object(ofType: Item.self, forPrimaryKey: pk) == nil
                 }
                 let realm = try await Realm(configuration: flexSyncConfig)
@@ -144,7 +146,7 @@ import Testing
 }
 
 /// Outpost-only additions: awaiting the server's verdict, and the commit-time subscription check.
-@Suite struct SyncBeyondRealmTests {
+@Suite(.timeLimit(.minutes(3))) struct SyncBeyondRealmTests {
     @Test func theServersVerdictOnATransactionCanBeAwaited() async throws {
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in

@@ -24,7 +24,7 @@ func partitionServerApp(appId: String = "pbs-app") throws -> OutpostServer.AppCo
         """)
 }
 
-@Suite struct PartitionSyncTests {
+@Suite(.timeLimit(.minutes(3))) struct PartitionSyncTests {
     @Test func partitionsSyncBetweenDevicesAndStayIsolated() async throws {
         try await withTestServer(configuration: try partitionServerApp()) { server in
             try await withClientApp(server) { app in

@@ -14,7 +14,7 @@ final class Cat: Object {
 }
 
 /// Sessions, subscriptions and opening, against a real server.
-@Suite struct SyncSessionTests {
+@Suite(.timeLimit(.minutes(3))) struct SyncSessionTests {
     /// A user's items, written through the Data API (another path into the same server).
     static func seedItems(_ user: User, _ complexities: [Int]) async throws {
         let collection = user.mongoClient("mongodb1").database(named: "test_data").collection(withName: "Item")

@@ -402,7 +402,10 @@ actor SyncAgent {
             manager.log(.error, "Sync: Session[\(sessionNumber)]: \(error.message) (no errorHandler is set)")
             return
         }
-        handler(error, session)
+        // On the manager's serial queue: a handler that blocks (or opens the Realm) cannot stall the session, and
+        // reports keep their order.
+        let session = self.session
+        manager.callbackQueue.async { handler(error, session) }
     }
 
     // MARK: Uploads
