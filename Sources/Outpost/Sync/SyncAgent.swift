@@ -404,8 +404,8 @@ actor SyncAgent {
         }
         // On the manager's serial queue: a handler that blocks (or opens the Realm) cannot stall the session, and
         // reports keep their order.
-        let session = self.session
-        manager.callbackQueue.async { handler(error, session) }
+        let call = UncheckedSendable { [session] in handler(error, session) }
+        manager.callbackQueue.async { call.value() }
     }
 
     // MARK: Uploads
@@ -490,4 +490,10 @@ extension SyncError.Code {
         default: self = clientReset ? .clientResetError : .clientSessionError
         }
     }
+}
+
+/// Carries a value the compiler cannot prove `Sendable` (a user's callback) to the queue that calls it.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
