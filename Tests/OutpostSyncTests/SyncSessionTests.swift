@@ -163,4 +163,53 @@ final class Cat: Object {
             }
         }
     }
+
+    @Test func downloadedChangesNotifyLikeLocalWrites() async throws {
+        try await withTestServer(configuration: try seedServerApp()) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                var config = user.flexibleSyncConfiguration(initialSubscriptions: { subs in
+                    subs.append(QuerySubscription<Item> { $0.complexity <= 4 })
+                })
+                config.objectTypes = [Item.self]
+                let writer = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                var readerConfig = config
+                readerConfig.fileURL = config.fileURL!.deletingLastPathComponent().appendingPathComponent("reader.realm")
+                _ = try await Realm(configuration: readerConfig, downloadBeforeOpen: .always)
+                // The reader observes on its own queue; downloads arrive as ordinary change notifications.
+                let queue = DispatchQueue(label: "reader")
+                let changes = NotificationLog()
+                let token: NotificationToken = try queue.sync {
+                    let reader = try Realm(configuration: readerConfig, queue: queue)
+                    return reader.objects(Item.self).observe { change in
+                        switch change {
+                        case .initial(let items): changes.append("initial \(items.count)")
+                        case .update(let items, let deletions, let insertions, let modifications):
+                            changes.append("update \(items.count) -\(deletions) +\(insertions) ~\(modifications)")
+                        case .error(let error): changes.append("error \(error)")
+                        }
+                    }
+                }
+                try await eventually { changes.entries == ["initial 0"] }
+                let item = Item()
+                item.ownerId = user.id
+                item.itemName = "new"
+                item.complexity = 1
+                try writer.write { writer.add(item) }
+                try await eventually("the insertion is notified") { changes.entries.contains("update 1 -[] +[0] ~[]") }
+                try writer.write { item.itemName = "renamed" }
+                try await eventually("the modification is notified") { changes.entries.contains("update 1 -[] +[] ~[0]") }
+                try writer.write { writer.delete(item) }
+                try await eventually("the deletion is notified") { changes.entries.contains("update 0 -[0] +[] ~[]") }
+                queue.sync { token.invalidate() }
+            }
+        }
+    }
+}
+
+final class NotificationLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _entries: [String] = []
+    var entries: [String] { lock.withLock { _entries } }
+    func append(_ entry: String) { lock.withLock { _entries.append(entry) } }
 }
