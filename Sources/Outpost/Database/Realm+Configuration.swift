@@ -46,6 +46,8 @@ extension Realm {
         /// How the Realm syncs with a server; nil for a local Realm. Set by `user.configuration(partitionValue:)` and
         /// `user.flexibleSyncConfiguration()`.
         public var syncConfiguration: SyncConfiguration?
+        /// Records reads, writes and custom events for this Realm (the Event Library) when set; see ``Realm/events``.
+        public var eventConfiguration: EventConfiguration?
         /// Set on the sync session's own instance of a synced file (it applies downloads; it starts no session).
         var isSyncWorker = false
         /// Called on first open of the process to decide whether to compact the file (VACUUM).

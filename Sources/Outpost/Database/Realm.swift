@@ -271,6 +271,7 @@ public struct Realm {
                 + "(\(property.typeDescription))")
         }
         guard let rowid = instance.existingRow(table, primaryKey: value, property: property) else { return nil }
+        if instance.eventContext != nil { instance.eventRecordRead(table, rowids: [rowid], isQuery: false) }
         return instance.object(table, rowid) as? Element
     }
 

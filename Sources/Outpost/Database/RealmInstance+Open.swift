@@ -14,11 +14,15 @@ extension RealmInstance {
                     fileURL: URL(fileURLWithPath: path))
             }
             try cached.ensureTables(for: configuration.objectTypes ?? [])
+            if !configuration.isSyncWorker {
+                cached.eventContext = try EventContextRegistry.context(for: configuration, path: path)
+            }
             return cached
         }
         if configuration.encryptionKey != nil {
             throw Realm.Error(.invalidInput, "Outpost does not support encryptionKey yet; open the Realm without one.")
         }
+        let eventContext = configuration.isSyncWorker ? nil : try EventContextRegistry.context(for: configuration, path: path)
         let fileManager = FileManager.default
         let url = URL(fileURLWithPath: path)
         if configuration.readOnly && !fileManager.fileExists(atPath: path) {
@@ -43,6 +47,7 @@ extension RealmInstance {
         }
         let instance = RealmInstance(configuration: configuration, path: path, connection: connection,
                                      confinement: confinement, isFrozen: false)
+        instance.eventContext = eventContext
         do {
             try instance.prepareFile()
             try instance.loadSchema()

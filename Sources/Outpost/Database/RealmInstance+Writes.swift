@@ -56,6 +56,7 @@ extension RealmInstance {
     func writeColumn(_ row: ManagedRow, column: Int, value: SQLiteValue) {
         if pendingInserts.table != nil { flushPendingInserts() }  // the UPDATE below bypasses `cached`
         let table = row.table
+        if eventContext != nil { eventCaptureOldValue(row) }
         do {
             let stmt = try table.updateStatement(column: column, connection)
             stmt.bind(value, at: 1)
@@ -226,6 +227,7 @@ extension RealmInstance {
             return
         }
         row.ensureLoaded()
+        if eventContext != nil { eventCaptureOldValue(row) }
         let table = row.table
         // Embedded children go with their parent.
         for (column, propertyIndex) in table.propertyOfColumn.enumerated() {

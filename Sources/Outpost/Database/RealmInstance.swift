@@ -38,6 +38,10 @@ final class RealmInstance {
     /// The working copy of the subscriptions while `subscriptions.update {}` runs (shared by every
     /// `realm.subscriptions` value of this instance).
     var subscriptionsBeingUpdated: [SubscriptionRecord]?
+    /// The file's event recording state when events are on (Events/EventContext.swift).
+    var eventContext: EventContext?
+    /// While a scope is active: each modified or deleted row as it was before the transaction, by class and rowid.
+    var eventOldValues: [String: [Int64: EventObject]] = [:]
 
     var tablesByName: [String: TableInfo] = [:]
     var tablesByType: [ObjectIdentifier: TableInfo] = [:]
@@ -163,6 +167,7 @@ final class RealmInstance {
         changes = ChangeSet()
         pendingError = nil
         parentlessEmbeddedRows.removeAll()
+        eventOldValues.removeAll()
         syncRecorder?.transactionBegan()
         let external = try consumeHistory()
         if !external.isEmpty {
@@ -188,6 +193,8 @@ final class RealmInstance {
                 throw error
             }
         }
+        let writeEvent = eventWriteChanges(committed)
+        eventOldValues.removeAll()
         do {
             if !committed.isEmpty {
                 let version = historyVersion + 1
@@ -205,6 +212,7 @@ final class RealmInstance {
         }
         isInWriteTransaction = false
         changes = ChangeSet()
+        if let writeEvent { eventContext?.record(RecordedEvent(timestamp: Date(), kind: .write(writeEvent))) }
         try beginRead()
         if let recorder = syncRecorder, let version = recorder.lastRecordedClientVersion {
             recorder.lastCommittedClientVersion = version
@@ -225,6 +233,7 @@ final class RealmInstance {
         isInWriteTransaction = false
         changes = ChangeSet()
         pendingError = nil
+        eventOldValues.removeAll()
         invalidateRowCaches()
         for table in tablesByName.values {
             for row in table.rows.values where row.isDeleted { row.isDeleted = false }

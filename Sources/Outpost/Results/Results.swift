@@ -48,7 +48,22 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     }
 
     func element(_ rowid: Int64) -> Element {
-        instance.object(table, rowid) as! Element
+        if instance.eventContext != nil { recordEventRead(rowid) }
+        return instance.object(table, rowid) as! Element
+    }
+
+    /// Event library: an object of an unfiltered Results is an object read; the first object produced by an
+    /// evaluated query records a read of every match (Realm records query evaluation).
+    private func recordEventRead(_ rowid: Int64) {
+        guard instance.isRecordingEvents else { return }
+        if query.filters.isEmpty && query.suffixes.isEmpty {
+            instance.eventRecordRead(table, rowids: [rowid], isQuery: false)
+            return
+        }
+        let evaluated = (cache.version, cache.writeCounter)
+        if let recorded = cache.eventRecordedAt, recorded == evaluated { return }
+        cache.eventRecordedAt = evaluated
+        instance.eventRecordRead(table, rowids: cache.rowids, isQuery: true)
     }
 
     // MARK: Collection access

@@ -1,0 +1,123 @@
+import Foundation
+import OutpostCore
+
+/// The on-device event store of one (app, event user, partition prefix): a directory of SQLite shard files
+/// `<ObjectId>.sqlite`, each holding readable `AuditEvent` rows. Events are appended to the newest shard; once it
+/// passes `maxShardSize` bytes a new shard is started. Shared process-wide per directory.
+final class EventStore: @unchecked Sendable {
+    // @unchecked Sendable: `current` and `maxShardSize` are guarded by `lock`; the rest is immutable.
+
+    let directory: URL
+    let partitionPrefix: String
+    private let lock = NSLock()
+    private var maxShardSizeLocked: Int
+    private var current: (id: ObjectId, connection: SQLiteConnection)?
+
+    init(directory: URL, partitionPrefix: String, maxShardSize: Int) {
+        self.directory = directory
+        self.partitionPrefix = partitionPrefix
+        self.maxShardSizeLocked = maxShardSize
+    }
+
+    var maxShardSize: Int {
+        get { lock.withLock { maxShardSizeLocked } }
+        set { lock.withLock { maxShardSizeLocked = newValue } }
+    }
+
+    /// The shard files, oldest first (ObjectId names sort by creation).
+    var shardFiles: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".sqlite") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// The partition value of a shard: `<prefix>-<ObjectId>`.
+    func partitionValue(ofShard url: URL) -> String {
+        "\(partitionPrefix)-\(url.deletingPathExtension().lastPathComponent)"
+    }
+
+    /// Appends events in one SQLite transaction: when this returns, they are durable; when it throws, none is
+    /// stored.
+    func append(_ events: [StoredEvent]) throws {
+        try lock.withLock {
+            let connection = try currentShardLocked()
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                let insert = try connection.cached(
+                    "INSERT INTO AuditEvent (_id, timestamp, activity, event, data, metadata) VALUES (?, ?, ?, ?, ?, ?)")
+                for event in events {
+                    try insert.run([
+                        .text(event.id.stringValue), .text(EventSerializer.timestamp(event.timestamp)),
+                        .text(event.activity), event.event.map { .text($0) } ?? .null,
+                        event.data.map { .text($0) } ?? .null,
+                        event.metadata.isEmpty ? .null : .text(JSONValue.object(event.metadata.mapValues { .string($0) }).text),
+                    ])
+                }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw Realm.Error(.fail, "Events could not be stored in '\(directory.path)': \(error)")
+            }
+        }
+    }
+
+    /// The shard to write to, rotating past the size limit (checked before each write, so a shard may end a
+    /// little over it).
+    private func currentShardLocked() throws -> SQLiteConnection {
+        if let current {
+            let path = directory.appendingPathComponent("\(current.id.stringValue).sqlite").path
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            if size < maxShardSizeLocked { return current.connection }
+            self.current = nil
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let id = ObjectId.generate()
+            let connection = try SQLiteConnection(path: directory.appendingPathComponent("\(id.stringValue).sqlite").path)
+            // A rollback journal with full sync: a committed scope survives a crash or power loss, and the file
+            // size is the shard's size.
+            try connection.execute("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL")
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS AuditEvent (_id TEXT PRIMARY KEY NOT NULL, timestamp TEXT NOT NULL,
+                    activity TEXT NOT NULL, event TEXT, data TEXT, metadata TEXT)
+                """)
+            current = (id, connection)
+            return connection
+        } catch {
+            throw Realm.Error(.fail, "The event store at '\(directory.path)' could not open a shard: \(error)")
+        }
+    }
+
+    /// Every event of a shard, in `_id` order.
+    static func events(inShard url: URL) throws -> [StoredEvent] {
+        let connection = try SQLiteConnection(path: url.path, readOnly: true)
+        let rows = try connection.cached("SELECT _id, timestamp, activity, event, data, metadata FROM AuditEvent ORDER BY _id")
+            .rows()
+        return rows.compactMap { row in
+            guard case .text(let id) = row[0], let oid = try? ObjectId(string: id), case .text(let ts) = row[1],
+                let timestamp = EventSerializer.date(fromTimestamp: ts), case .text(let activity) = row[2]
+            else { return nil }
+            var metadata: [String: String] = [:]
+            if case .text(let m) = row[5], case .object(let fields)? = JSONValue.parse(m) {
+                for (key, value) in fields { if case .string(let s) = value { metadata[key] = s } }
+            }
+            func text(_ v: SQLiteValue) -> String? { if case .text(let s) = v { s } else { nil } }
+            return StoredEvent(id: oid, timestamp: timestamp, activity: activity, event: text(row[3]),
+                               data: text(row[4]), metadata: metadata)
+        }
+    }
+}
+
+/// The process-wide event stores, one per directory.
+enum EventStoreRegistry {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var stores: [String: EventStore] = [:]  // guarded by `lock`
+
+    static func store(directory: URL, partitionPrefix: String, maxShardSize: Int) -> EventStore {
+        lock.withLock {
+            if let store = stores[directory.path] { return store }
+            let store = EventStore(directory: directory, partitionPrefix: partitionPrefix, maxShardSize: maxShardSize)
+            stores[directory.path] = store
+            return store
+        }
+    }
+}

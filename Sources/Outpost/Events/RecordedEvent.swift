@@ -1,0 +1,41 @@
+import Foundation
+import OutpostCore
+
+/// One object as captured for an event: its document (links as primary keys, embedded objects inline), or the
+/// text its class's ``CustomEventRepresentable`` conformance returned.
+enum EventObject: Sendable {
+    case document(OutpostCore.Document)
+    case custom(className: String, text: String)
+}
+
+/// What one committed transaction changed in one class, for a write event.
+struct EventWriteChanges: Sendable {
+    var insertions: [EventObject] = []
+    var deletions: [EventObject] = []
+    var modifications: [(old: EventObject, new: EventObject)] = []
+
+    var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty }
+}
+
+/// A read or write recorded while a scope was active, kept until the scope is committed or cancelled.
+struct RecordedEvent: Sendable {
+    enum Kind: Sendable {
+        /// Objects of one class read at one version (a query, or one object).
+        case read(className: String, version: Int64, objects: [Int64: EventObject], order: [Int64], isQuery: Bool)
+        /// One committed transaction: class name → changes.
+        case write([String: EventWriteChanges])
+    }
+
+    let timestamp: Date
+    var kind: Kind
+}
+
+/// An event row ready for the store.
+struct StoredEvent: Sendable, Equatable {
+    var id: ObjectId
+    var timestamp: Date
+    var activity: String
+    var event: String?
+    var data: String?
+    var metadata: [String: String]
+}

@@ -1,0 +1,155 @@
+import Foundation
+import OutpostServer
+import OutpostServerTesting
+import Testing
+@testable import Outpost
+
+/// The seed page's samples, run synchronously as an app would (in an async context `scope.commit()` means the
+/// async overload).
+private func runSeedSamples(config: Realm.Configuration, updateUsername: () -> Void) {
+    let realm = try! Realm(configuration: config)
+    let events = realm.events!
+    let updateUsernameScope = events.beginScope(activity: "Update username")
+    // Call some function that updates the user's username
+    updateUsername()
+    updateUsernameScope.commit()
+    // Update the metadata you supplied with the initial EventConfiguration
+    events.updateMetadata(["username": "John Michael Kane"])
+
+    // Read event
+    let readEventScope = events.beginScope(activity: "read object")
+    let person = realm.objects(Person.self).first!
+    print("Found this person: \(person.name)")
+    readEventScope.commit()
+    let mutateEventScope = events.beginScope(activity: "mutate object")
+    // Write event
+    try! realm.write {
+        // Change name from "Anthony" to "Tony"
+        person.name = "Tony"
+    }
+    mutateEventScope.commit()
+
+    let eventScope = events.beginScope(activity: "read object")
+    let person1 = realm.objects(Person.self).first!
+    print("Found this person: \(person1.name)")
+    eventScope.cancel()
+
+    let readPersonScope = events.beginScope(activity: "read object")
+    let person2 = realm.objects(Person.self).first!
+    print("Found this person: \(person2.name)")
+    if readPersonScope.isActive {
+        print("The readPersonScope is active")
+    } else {
+        print("The readPersonScope is no longer active")
+    }
+    readPersonScope.cancel()
+    precondition(!readPersonScope.isActive)
+
+    let mutateScope = events.beginScope(activity: "mutate object with completion")
+    // Write event
+    try! realm.write {
+        // Add a userId
+        person.userId = "tony.stark@starkindustries.com"
+    }
+    let done = DispatchSemaphore(value: 0)
+    mutateScope.commit(completion: { error in
+        if let error = error {
+            print("Error recording write event: \(error.localizedDescription)")
+            done.signal()
+            return
+        }
+        print("Successfully recorded a write event")
+        done.signal()
+    })
+    done.wait()
+
+    events.recordEvent(activity: "event", eventType: "custom event")
+}
+
+@Suite(.timeLimit(.minutes(3))) struct EventLibraryTests {
+    @Test func seedSamplesRecordOnAPartitionSyncedRealm() async throws {
+        try await withTestServer(configuration: try partitionServerApp(appId: "events-pbs")) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let eventSyncUser = try await app.login(credentials: Credentials.anonymous)
+                var config = user.configuration(partitionValue: "Some partition value")
+                config.eventConfiguration = EventConfiguration()
+                #expect(config.eventConfiguration?.partitionPrefix == "events")
+                config.eventConfiguration = EventConfiguration(metadata: ["username": "Jason Bourne"],
+                                                               syncUser: eventSyncUser, partitionPrefix: "event-")
+                config.eventConfiguration = EventConfiguration(metadata: ["username": "Jason Bourne"], syncUser: user,
+                                                               partitionPrefix: "event-")
+                config.objectTypes = [Person.self]
+                let setup = try await Realm(configuration: config)
+                try setup.write { setup.add(Person(name: "Anthony", employeeId: 2)) }
+                runSeedSamples(config: config) {}
+                let realm = try await Realm(configuration: config)
+                try await eventually { try storedEvents(realm).count == 4 }
+                let stored = try storedEvents(realm)
+                #expect(stored.map(\.activity) == ["read object", "mutate object", "mutate object with completion", "event"])
+                let byActivity = Dictionary(grouping: stored, by: \.activity)
+                #expect(byActivity["read object"]?.map(\.data) == [#"{"type":"Person","value":[{"int":2}]}"#])
+                #expect(byActivity["read object"]?.first?.event == "read")
+                #expect(byActivity["mutate object"]?.map(\.data)
+                    == [#"{"Person":{"modifications":[{"newValue":{},"oldValue":{"int":2}}]}}"#])
+                #expect(byActivity["mutate object"]?.first?.event == "write")
+                #expect(byActivity["mutate object"]?.first?.metadata == ["username": "John Michael Kane"])
+                #expect(byActivity["event"]?.first?.event == "custom event")
+                #expect(byActivity["event"]?.first?.data == nil)
+                // The store lives under the App's root: realm-audit/<app>/<user>/<prefix>.
+                let directory = realm.events!.context.store.directory.path
+                #expect(directory.hasSuffix("/realm-audit/events-pbs/\(user.id)/event-"))
+            }
+        }
+    }
+
+    @Test func seedScopeStoresWithTheMetadataOfItsBeginning() async throws {
+        var config = try localEventConfiguration(EventConfiguration(metadata: ["username": "Jason Bourne"]),
+                                                 types: [EvPerson.self])
+        config.eventConfiguration?.partitionPrefix = "event-"
+        let realm = try await Realm(configuration: config)
+        let events = try #require(realm.events)
+        let scope = events.beginScope(activity: "Update username")
+        try realm.write { realm.add(EvPerson(1, "A", 3)) }
+        events.updateMetadata(["username": "John Michael Kane"])
+        try await scope.commit()
+        try await events.recordEvent(activity: "after", eventType: "custom", data: "not valid json")
+        events.updateMetadata([:])
+        try await events.recordEvent(activity: "cleared")
+        let stored = try storedEvents(realm)
+        #expect(stored.map(\.metadata) == [["username": "Jason Bourne"], ["username": "John Michael Kane"], [:]])
+        #expect(stored[1].data == "not valid json")
+        #expect(stored[1].event == "custom")
+        #expect(stored[2].event == nil)
+    }
+
+    @Test func invalidConfigurationsThrowRealmsMessages() throws {
+        let cases: [(EventConfiguration, String)] = [
+            (EventConfiguration(partitionPrefix: ""), "Audit partition prefix must not be empty"),
+            (EventConfiguration(partitionPrefix: "/audit"),
+             "Invalid audit partition prefix '/audit': prefix must not contain slashes"),
+            (EventConfiguration(partitionPrefix: "a\\b"),
+             "Invalid audit partition prefix 'a\\b': prefix must not contain slashes"),
+            (EventConfiguration(metadata: ["": "x"]), "Invalid audit metadata key '': keys must be 1-63 characters long"),
+            (EventConfiguration(metadata: [String(repeating: "k", count: 64): "x"]),
+             "Invalid audit metadata key '\(String(repeating: "k", count: 64))': keys must be 1-63 characters long"),
+            (EventConfiguration(metadata: ["activity": "x"]),
+             "Invalid audit metadata key 'activity': metadata keys cannot overlap with the audit event properties"),
+        ]
+        for (events, message) in cases {
+            let config = try localEventConfiguration(events, types: [EvPerson.self])
+            #expect {
+                _ = try Realm(configuration: config)
+            } throws: { error in
+                (error as? Realm.Error)?.localizedDescription == message
+            }
+        }
+        let ok = try localEventConfiguration(EventConfiguration(metadata: [String(repeating: "k", count: 63): "x"]),
+                                             types: [EvPerson.self])
+        #expect(try Realm(configuration: ok).events != nil)
+        var plain = ok
+        plain.fileURL = ok.fileURL!.deletingLastPathComponent().appendingPathComponent("plain.realm")
+        plain.eventConfiguration = nil
+        #expect(try Realm(configuration: plain).events == nil)
+    }
+}
