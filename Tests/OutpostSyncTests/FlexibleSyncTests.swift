@@ -100,8 +100,7 @@ import Testing
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration()
-                config.objectTypes = [Item.self]
+                let config = seedConfiguration(user, subscribed: false)
                 let realm = try await Realm(configuration: config)
                 let error = #expect(throws: Realm.Error.self) {
                     try realm.write { realm.add(Item()) }
@@ -117,8 +116,7 @@ import Testing
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration()
-                config.objectTypes = [Item.self]
+                let config = seedConfiguration(user, subscribed: false)
                 let realm = try await Realm(configuration: config)
                 let subscriptions = realm.subscriptions
                 let error = await #expect(throws: Realm.Error.self) {
@@ -151,10 +149,7 @@ import Testing
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration(initialSubscriptions: { subs in
-                    subs.append(QuerySubscription<Item> { $0.complexity <= 4 })
-                })
-                config.objectTypes = [Item.self]
+                let config = seedConfiguration(user)
                 let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
                 #expect(realm.lastCommittedSyncTransaction == nil)
                 let good = Item()
@@ -190,10 +185,7 @@ import Testing
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration(initialSubscriptions: { subs in
-                    subs.append(QuerySubscription<Item> { $0.complexity <= 4 })
-                })
-                config.objectTypes = [Item.self]
+                var config = seedConfiguration(user)
                 config.syncConfiguration?.rejectsWritesOutsideSubscriptions = true
                 let realm = try await Realm(configuration: config)
                 let item = Item()

@@ -95,3 +95,15 @@ func eventually(timeout: Duration = .seconds(20), _ what: String = "condition", 
     }
     throw SyncTestTimeout(description: "\(what) did not hold within \(timeout)")
 }
+
+/// The seed page's client set-up for `user`: a flexible configuration for `Item`s, optionally with the initial
+/// subscription `complexity <= 4`.
+func seedConfiguration(_ user: User, subscribed: Bool = true) -> Realm.Configuration {
+    var config = subscribed
+        ? user.flexibleSyncConfiguration(initialSubscriptions: { subs in
+            subs.append(QuerySubscription<Item> { $0.complexity <= 4 })
+        })
+        : user.flexibleSyncConfiguration()
+    config.objectTypes = [Item.self]
+    return config
+}

@@ -29,8 +29,7 @@ final class Cat: Object {
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
                 try await Self.seedItems(user, [1, 2, 5, 8])
-                var config = user.flexibleSyncConfiguration()
-                config.objectTypes = [Item.self]
+                let config = seedConfiguration(user, subscribed: false)
                 let realm = try await Realm(configuration: config)
                 let easy = try await realm.objects(Item.self).where { $0.complexity <= 4 }.subscribe(name: "easy")
                 #expect(easy.count == 2)
@@ -63,8 +62,7 @@ final class Cat: Object {
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration()
-                config.objectTypes = [Item.self]
+                let config = seedConfiguration(user, subscribed: false)
                 let realm = try await Realm(configuration: config)
                 realm.syncSession!.suspend()
                 let error = await #expect(throws: NSError.self) {
@@ -151,8 +149,7 @@ final class Cat: Object {
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration()
-                config.objectTypes = [Item.self]
+                let config = seedConfiguration(user, subscribed: false)
                 let realm = try await Realm(configuration: config)
                 let session = try #require(realm.syncSession)
                 try await eventually { session.connectionState == .connected }
@@ -168,10 +165,7 @@ final class Cat: Object {
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration(initialSubscriptions: { subs in
-                    subs.append(QuerySubscription<Item> { $0.complexity <= 4 })
-                })
-                config.objectTypes = [Item.self]
+                let config = seedConfiguration(user)
                 let writer = try await Realm(configuration: config, downloadBeforeOpen: .always)
                 var readerConfig = config
                 readerConfig.fileURL = config.fileURL!.deletingLastPathComponent().appendingPathComponent("reader.realm")
