@@ -67,7 +67,9 @@ actor SyncAgent {
         runTask = nil
         task?.cancel()
         connection?.close()
+        connection = nil
         await task?.value
+        guard runTask == nil else { return }  // started again while this stop waited
         if !isInvalid { session?.setState(.inactive) }
         session?.setConnectionState(.disconnected)
     }

@@ -62,6 +62,8 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     private var _connectionState: ConnectionState = .disconnected
     private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
     private var nextProgressId = 0
+    /// The last control operation (start, stop, reconnect) handed to the agent; the next one waits for it.
+    private var controlTail: Task<Void, Never>?
     let path: String
     let user: User
     private(set) var agent: SyncAgent!
@@ -85,22 +87,38 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
 
     /// Stops syncing until `resume()`; local writes go on and are uploaded later.
     public func suspend() {
-        let agent = self.agent!
         setState(.inactive)
         setConnectionState(.disconnected)
-        Task { await agent.stop() }
+        control { await $0.stop() }
     }
 
     /// Starts syncing again after `suspend()`.
     public func resume() {
-        let agent = self.agent!
-        Task { await agent.start() }
+        control { await $0.start() }
     }
 
     /// Drops the connection and reconnects at once (skipping any backoff delay).
     public func reconnect() {
+        control { await $0.reconnect() }
+    }
+
+    /// Hands `operation` to the agent after every control operation requested before it, so that `suspend()`
+    /// followed at once by `resume()` ends resumed (two independent tasks could reach the agent in either order).
+    func control(_ operation: @escaping @Sendable (SyncAgent) async -> Void) {
         let agent = self.agent!
-        Task { await agent.reconnect() }
+        lock.withLock {
+            let previous = controlTail
+            controlTail = Task {
+                await previous?.value
+                await operation(agent)
+            }
+        }
+    }
+
+    /// Stops the agent after the pending control operations, and waits until it has stopped (log out, remove).
+    func stopAndWait() async {
+        control { await $0.stop() }
+        await lock.withLock { controlTail }?.value
     }
 
     /// Waits until every local change committed so far is acknowledged by the server (`.upload`), or until

@@ -34,8 +34,7 @@ final class SyncSessionRegistry: @unchecked Sendable {
         }
         if isNew && sync.user.isLoggedIn {
             session.setState(.active)
-            let agent = session.agent!
-            Task { await agent.start() }
+            session.control { await $0.start() }
         }
         return session
     }
@@ -53,6 +52,6 @@ final class SyncSessionRegistry: @unchecked Sendable {
             for key in matching.keys { sessions[key] = nil }
             return Array(matching.values)
         }
-        for s in stopping { await s.agent.stop() }
+        for s in stopping { await s.stopAndWait() }
     }
 }
