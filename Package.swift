@@ -90,6 +90,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Test-only: a sync client in its own process, which the kill -9 tests of OutpostSyncTests start and kill.
+        // Not a product.
+        .executableTarget(name: "outpost-sync-probe", dependencies: ["Outpost"]),
         // Benchmarks: each case runs beside its raw-SQLite baseline in the same process.
         .executableTarget(name: "outpost-bench", dependencies: ["Outpost", "CSQLite"], path: "Benchmarks/outpost-bench"),
         // Server benchmarks: sync ingest beside direct inserts (SQLite C API, postgres-nio), fan-out latency, idle

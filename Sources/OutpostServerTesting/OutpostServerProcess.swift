@@ -36,19 +36,26 @@ public final class OutpostServerProcess: Sendable {
     /// The built `outpost-server` binary: `$OUTPOST_SERVER_BINARY`, or the one next to the test bundle (SwiftPM puts
     /// executables and the test bundle in the same build directory), or `.build/debug/outpost-server`.
     public static func executableURL() throws -> URL {
+        try builtExecutableURL(named: "outpost-server", environmentVariable: "OUTPOST_SERVER_BINARY")
+    }
+
+    /// A built executable of this package (for example `outpost-sync-probe`): `$<environmentVariable>` when set,
+    /// or the one next to the test bundle, or `.build/debug/<name>`.
+    public static func builtExecutableURL(named name: String, environmentVariable: String? = nil) throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         var candidates: [URL] = []
-        if let path = environment["OUTPOST_SERVER_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
+        if let variable = environmentVariable, let path = environment[variable] {
+            candidates.append(URL(fileURLWithPath: path))
+        }
         let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        candidates.append(argv0.deletingLastPathComponent().appendingPathComponent("outpost-server"))
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("outpost-server"))
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("outpost-server"))
-        candidates.append(URL(fileURLWithPath: ".build/debug/outpost-server"))
+        candidates.append(argv0.deletingLastPathComponent().appendingPathComponent(name))
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name))
+        candidates.append(URL(fileURLWithPath: ".build/debug/\(name)"))
         for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
             return candidate
         }
-        throw TestServerError(
-            "cannot find the outpost-server binary (tried \(candidates.map(\.path))); run `swift build` first")
+        throw TestServerError("cannot find the \(name) binary (tried \(candidates.map(\.path))); run `swift build` first")
     }
 
     /// Starts `outpost-server` with `arguments` (pass `--port 0` for a random port), waits for its start-up line
@@ -130,6 +137,18 @@ public final class OutpostServerProcess: Sendable {
             throw TestServerError("outpost-server was ended by signal \(process.terminationStatus)")
         }
         return process.terminationStatus
+    }
+
+    /// Sends SIGKILL — an abrupt crash: no graceful shutdown, nothing flushed — and waits until the process is gone.
+    public func killAbruptly(timeout: Duration = .seconds(10)) async throws {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                throw TestServerError("outpost-server did not exit within \(timeout) of SIGKILL")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     deinit {

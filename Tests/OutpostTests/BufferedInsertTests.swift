@@ -143,6 +143,41 @@ import Testing
         #expect(realm.objects(Dog.self).filter("name == 'new'").count == 1)
     }
 
+    /// The same through the general insert path (a class with collections and links): the new object used to get
+    /// the deleted object's row, so it was born invalidated ("Can't delete an object that has been deleted").
+    @Test func reusedRowidThroughTheGeneralInsertPath() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        let first = Owner()
+        first.id = 1
+        first.scores.append(1)
+        let last = Owner()
+        last.id = 2
+        try realm.write {
+            realm.add(first)
+            realm.add(last)
+        }
+        let replacement = Owner()
+        replacement.id = 3
+        replacement.scores.append(3)
+        try realm.write {
+            realm.delete(last)
+            realm.add(replacement)
+            #expect(!replacement.isInvalidated)
+            #expect(Array(replacement.scores) == [3])
+            realm.delete(replacement)
+        }
+        #expect(last.isInvalidated && replacement.isInvalidated)
+        #expect(realm.objects(Owner.self).map(\.id) == [1])
+
+        let again = Owner()
+        again.id = 4
+        try realm.write { realm.add(again) }
+        #expect(last.isInvalidated, "the deleted object does not come back as the one that reused its rowid")
+        #expect(again.id == 4 && realm.objects(Owner.self).map(\.id).sorted() == [1, 4])
+    }
+
     @Test func otherInstancesSeeCommittedRows() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

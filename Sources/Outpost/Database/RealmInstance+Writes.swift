@@ -182,7 +182,10 @@ extension RealmInstance {
             fail(Realm.Error(.fail, "Could not insert a '\(schema.className)' object: \(error)"))
             return nil
         }
-        let row = self.row(table, rowid, values: values)
+        // A new row of its own: SQLite reuses the rowid of the table's last row once it is deleted, and the deleted
+        // object's row (still held by its accessors) must stay deleted rather than become this object.
+        let row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)
+        synchronized { table.rows.insertFresh(row) }
         object?._row = row
         changes.insert(table.className, rowid)
         writeCounter &+= 1

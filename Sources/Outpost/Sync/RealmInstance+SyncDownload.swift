@@ -35,11 +35,19 @@ struct PendingLocalChanges {
 }
 
 extension RealmInstance {
-    /// Applies downloaded changesets in one write transaction, with the upload acknowledgement and the new cursor,
-    /// so a crash leaves either all of it or none. Returns the problems met (logged by the session).
-    func syncApplyDownload(_ changesets: [DownloadChangeset], cursor: DownloadCursor, uploadAck: Int64,
-                           bootstrappedQueryVersion: Int64?) throws -> [String] {
+    /// What applying a download met, for the session's log.
+    struct SyncDownloadReport: Sendable {
+        /// Changes that could not be applied (warnings).
         var problems: [String] = []
+        /// Downloaded changes left underneath a pending local change (trace).
+        var kept: [String] = []
+    }
+
+    /// Applies downloaded changesets in one write transaction, with the upload acknowledgement and the new cursor,
+    /// so a crash leaves either all of it or none.
+    func syncApplyDownload(_ changesets: [DownloadChangeset], cursor: DownloadCursor, uploadAck: Int64,
+                           bootstrappedQueryVersion: Int64?) throws -> SyncDownloadReport {
+        var report = SyncDownloadReport()
         syncRecorder?.isApplyingDownload = true
         defer { syncRecorder?.isApplyingDownload = false }
         try beginWrite()
@@ -50,16 +58,28 @@ extension RealmInstance {
                 for instruction in changeset.instructions {
                     guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
                     let key = PendingLocalChanges.key(instruction.className, instruction.primaryKey)
+                    var object: String { "\(instruction.className) \(instruction.primaryKey.subscriptionText)" }
                     switch instruction {
                     case .upsert(_, let pk, let fields):
-                        if pending.isErased(key) { continue }
-                        syncUpsert(table, primaryKey: pk, fields: fields, skip: pending.fields(key))
+                        if pending.isErased(key) {
+                            report.kept.append("server version \(changeset.serverVersion): \(object) stays deleted")
+                            continue
+                        }
+                        let skip = pending.fields(key)
+                        let kept = skip.intersection(fields.fields.keys)
+                        if !kept.isEmpty {
+                            report.kept.append("server version \(changeset.serverVersion): \(object) keeps local \(kept.sorted())")
+                        }
+                        syncUpsert(table, primaryKey: pk, fields: fields, skip: skip)
                     case .erase(_, let pk):
-                        if pending.isCreated(key) { continue }
+                        if pending.isCreated(key) {
+                            report.kept.append("server version \(changeset.serverVersion): \(object) stays created")
+                            continue
+                        }
                         syncErase(table, primaryKey: pk)
                     }
                     if let error = pendingError {
-                        problems.append("\(instruction.className) \(instruction.primaryKey.subscriptionText): \(error.message)")
+                        report.problems.append("\(instruction.className) \(instruction.primaryKey.subscriptionText): \(error.message)")
                         pendingError = nil
                     }
                 }
@@ -74,6 +94,6 @@ extension RealmInstance {
             if isInWriteTransaction { cancelWrite() }
             throw error
         }
-        return problems
+        return report
     }
 }

@@ -72,7 +72,9 @@ actor SyncAgent {
         runTask = nil
         task?.cancel()
         connection?.close()
+        connection = nil
         await task?.value
+        guard runTask == nil else { return }  // started again while this stop waited
         fileLock.release()
         if !isInvalid { session?.setState(.inactive) }
         session?.setConnectionState(.disconnected)
@@ -190,6 +192,8 @@ actor SyncAgent {
         isBootstrapping = false
         markRequests = [:]
         pendingCompensations = []
+        manager.log(.debug, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Sending: BIND(\(path), file ident "
+            + "\(snapshot.fileIdent.map { "\($0)" } ?? "none"), cursor \(snapshot.cursor.serverVersion), upload ack \(snapshot.uploadAck))")
         conn.send(.bind(
             session: 1, mode: sync.enableFlexibleSync ? .flexible : .partition, partition: sync.partitionProtocolValue,
             fileIdent: snapshot.fileIdent, salt: snapshot.salt, cursor: snapshot.cursor,
@@ -311,10 +315,15 @@ actor SyncAgent {
     }
 
     private func apply(_ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, bootstrapped: Int64?) async throws {
-        let problems = try await database.perform {
+        let report = try await database.perform {
             try $0.syncApplyDownload(changesets, cursor: cursor, uploadAck: ack, bootstrappedQueryVersion: bootstrapped)
         }
-        for p in problems { manager.log(.warn, "Sync: Session[\(sessionNumber)]: could not apply a downloaded change to \(p)") }
+        let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
+        for p in report.problems { manager.log(.warn, "\(prefix) could not apply a downloaded change to \(p)") }
+        manager.log(.debug, "\(prefix) Received: DOWNLOAD(server versions \(changesets.first.map { "\($0.serverVersion)" } ?? "-")"
+            + "…\(changesets.last.map { "\($0.serverVersion)" } ?? "-"), cursor \(cursor.serverVersion), upload ack \(ack), "
+            + "\(changesets.count) changesets, own client versions \(changesets.filter { $0.originFileIdent == fileIdent }.map(\.originClientVersion)))")
+        for line in report.kept { manager.log(.trace, "\(prefix) \(line)") }
         downloadedServerVersion = max(downloadedServerVersion, cursor.serverVersion)
         uploadAck = max(uploadAck, ack)
         lastSentClientVersion = max(lastSentClientVersion, ack)
@@ -423,6 +432,8 @@ actor SyncAgent {
         var sentQuery = lastQuery
         func flush() {
             guard !batch.isEmpty else { return }
+            manager.log(.debug, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Sending: UPLOAD(client versions "
+                + "\(batch[0].clientVersion)…\(batch[batch.count - 1].clientVersion))")
             conn.send(.upload(session: 1, changesets: batch))
             batch.removeAll()
         }

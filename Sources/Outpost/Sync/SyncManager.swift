@@ -33,13 +33,15 @@ public final class SyncManager: @unchecked Sendable {
 
     init() {}
 
-    func log(_ level: SyncLogLevel, _ message: String) {
+    /// Logs a line when `level` is enabled (the message is only built then).
+    func log(_ level: SyncLogLevel, _ message: @autoclosure () -> String) {
         let (threshold, logger) = lock.withLock { (_logLevel, _logger) }
         guard level != .off, level.rawValue <= threshold.rawValue else { return }
+        let text = message()
         if let logger {
-            logger(level, message)
+            logger(level, text)
         } else {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            FileHandle.standardError.write(Data((text + "\n").utf8))
         }
     }
 

@@ -26,8 +26,13 @@ final class SyncRecorder {
         lastRecordedClientVersion = nil
     }
 
+    /// Notes the primary key of an object about to be deleted. Only the first deletion of a rowid in a transaction
+    /// counts: SQLite gives a new object the rowid of the table's last row once that row is deleted, so a later
+    /// deletion of the same rowid removes an object created in this transaction, which the upload never mentions
+    /// (`delete X; add Y; delete Y` must erase X).
     func willDelete(_ row: ManagedRow, in realm: RealmInstance) {
         guard !isApplyingDownload, !row.table.schema.isEmbedded else { return }
+        guard deletedKeys[row.table.className]?[row.rowid] == nil else { return }
         deletedKeys[row.table.className, default: [:]][row.rowid] = realm.syncPrimaryKey(row)
     }
 

@@ -70,6 +70,8 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     private var _connectionState: ConnectionState = .disconnected
     private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
     private var nextProgressId = 0
+    /// The last control operation (start, stop, reconnect) handed to the agent; the next one waits for it.
+    private var controlTail: Task<Void, Never>?
     let path: String
     let user: User
     private(set) var agent: SyncAgent!
@@ -109,14 +111,13 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         control { await $0.reconnect() }
     }
 
-    private var lastControl: Task<Void, Never>?
-
-    /// Runs control operations one after the other, in call order.
+    /// Hands `operation` to the agent after every control operation requested before it, so that `suspend()`
+    /// followed at once by `resume()` ends resumed (two independent tasks could reach the agent in either order).
     func control(_ operation: @escaping @Sendable (SyncAgent) async -> Void) {
         let agent = self.agent!
         lock.withLock {
-            let previous = lastControl
-            lastControl = Task {
+            let previous = controlTail
+            controlTail = Task {
                 await previous?.value
                 await operation(agent)
             }
@@ -125,8 +126,14 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
 
     /// Waits until the control operations asked for so far have run.
     func controlSettled() async {
-        let task = lock.withLock { lastControl }
+        let task = lock.withLock { controlTail }
         await task?.value
+    }
+
+    /// Stops the agent after the pending control operations, and waits until it has stopped (log out, remove).
+    func stopAndWait() async {
+        control { await $0.stop() }
+        await lock.withLock { controlTail }?.value
     }
 
     /// Waits until every local change committed so far is acknowledged by the server (`.upload`), or until

@@ -50,8 +50,9 @@ final class SyncSessionRegistry: @unchecked Sendable {
             return Array(matching.values)
         }
         for s in stopping {
-            s.suspend()
-            await s.controlSettled()
+            s.setState(.inactive)
+            s.setConnectionState(.disconnected)
+            await s.stopAndWait()
         }
     }
 }

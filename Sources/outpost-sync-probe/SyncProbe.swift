@@ -1,0 +1,132 @@
+import Foundation
+import Outpost
+
+// A test-only helper (issue #4, Reliability): a client process that the kill -9 tests start, kill and start again.
+// It is not a product; it is built only so that tests in OutpostSyncTests can run a sync client in its own process.
+//
+//     outpost-sync-probe --server http://127.0.0.1:9090 --app outpost-dev --root <dir> --count 500
+//
+// It logs in anonymously (the user is kept in <dir>, so a second run syncs as the same user and the same file),
+// opens the user's flexible sync Realm subscribed to every `ProbeItem`, and commits `--count` numbered objects, one
+// write transaction each, numbered on from the highest number already in the file. Standard output gets one line
+// per step, flushed at once so a parent that kills the process knows exactly what was committed:
+//
+//     user <id>
+//     local <count> <highest number or -1>      the file's objects before committing
+//     committed <n>                             after the transaction with object n returned from `write`
+//     acknowledged <client version>             the server acknowledged the upload up to this transaction
+//     uploaded                                  every committed transaction is acknowledged by the server
+//     local <count> <highest number or -1>      the file's objects at the end
+//
+// `--count 0` commits nothing: it only syncs what the file holds and waits for the upload. Exit status 0 on
+// success, 1 (with the error on standard error) otherwise.
+
+/// The probe's object: a number, and a payload so uploads have some size.
+final class ProbeItem: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var number: Int
+    @Persisted var payload: String
+}
+
+struct ProbeArguments {
+    var server = "http://127.0.0.1:9090"
+    var app = "outpost-dev"
+    var root = "./outpost-sync-probe"
+    var count = 0
+    var uploadTimeout = 120.0
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        while let flag = iterator.next() {
+            guard let value = iterator.next() else { throw ProbeError("missing value after \(flag)") }
+            switch flag {
+            case "--server": server = value
+            case "--app": app = value
+            case "--root": root = value
+            case "--count": count = try Self.number(value, flag)
+            case "--upload-timeout": uploadTimeout = Double(try Self.number(value, flag))
+            default: throw ProbeError("unknown option \(flag)")
+            }
+        }
+    }
+
+    private static func number(_ text: String, _ flag: String) throws -> Int {
+        guard let n = Int(text), n >= 0 else { throw ProbeError("\(flag) needs a non-negative number, got \(text)") }
+        return n
+    }
+}
+
+struct ProbeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+@main
+struct SyncProbe {
+    static func main() async {
+        do {
+            try await run(ProbeArguments(Array(CommandLine.arguments.dropFirst())))
+        } catch {
+            FileHandle.standardError.write(Data("outpost-sync-probe: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func say(_ line: String) {
+        print(line)
+        fflush(nil)  // standard output is a pipe: the parent must see each line at once
+    }
+
+    static func run(_ arguments: ProbeArguments) async throws {
+        let root = URL(fileURLWithPath: arguments.root)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let app = App(id: arguments.app, configuration: AppConfiguration(baseURL: arguments.server, rootDirectory: root))
+        app.syncManager.logLevel = ProcessInfo.processInfo.environment["OUTPOST_SYNC_LOG"] != nil ? .all : .warn
+        app.syncManager.logger = { _, line in FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+        let user: User
+        if let current = app.currentUser {
+            user = current
+        } else {
+            user = try await app.login(credentials: .anonymous)
+        }
+        say("user \(user.id)")
+        var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+            subscriptions.append(QuerySubscription<ProbeItem>(name: "all"))
+        })
+        configuration.objectTypes = [ProbeItem.self]
+        let realm = try await Realm(configuration: configuration)
+        say(localLine(realm))
+        let session = realm.syncSession!
+        let progress = session.addProgressNotification(for: .upload, mode: .reportIndefinitely) { progress in
+            say("acknowledged \(progress.transferredBytes)")
+        }
+
+        var next = (realm.objects(ProbeItem.self).max(ofProperty: "number") as Int? ?? -1) + 1
+        let payload = String(repeating: "x", count: 200)
+        for _ in 0..<arguments.count {
+            let item = ProbeItem()
+            item.number = next
+            item.payload = payload
+            try realm.write { realm.add(item) }
+            say("committed \(next)")
+            next += 1
+        }
+        let timeout = arguments.uploadTimeout
+        Task.detached {
+            try? await Task.sleep(for: .seconds(timeout))
+            FileHandle.standardError.write(Data("outpost-sync-probe: the upload did not complete within \(timeout) s\n".utf8))
+            exit(1)
+        }
+        try await session.wait(for: .upload)
+        say("uploaded")
+        realm.refresh()
+        say(localLine(realm))
+        progress?.invalidate()
+        exit(0)
+    }
+
+    static func localLine(_ realm: Realm) -> String {
+        let items = realm.objects(ProbeItem.self)
+        return "local \(items.count) \(items.max(ofProperty: "number") as Int? ?? -1)"
+    }
+}

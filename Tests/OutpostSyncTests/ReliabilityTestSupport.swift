@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// SplitMix64: a tiny seeded generator, so a reliability run is reproducible from the seed it prints.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    mutating func int(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &self) }
+
+    /// True with probability `percent` / 100.
+    mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
+
+    /// One element of a non-empty array.
+    mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
+}
+
+/// Runs `body`, throwing ``SyncTestTimeout`` naming `what` when it takes longer than `timeout`. The body is not
+/// awaited after a timeout (a sync wait cannot be cancelled), so a hang fails the test instead of stalling it.
+func withDeadline<T: Sendable>(
+    _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let once = ResumeOnce<T>()
+    return try await withCheckedThrowingContinuation { continuation in
+        once.set(continuation)
+        Task {
+            do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+        }
+        Task {
+            try? await Task.sleep(for: timeout)
+            once.resume(.failure(SyncTestTimeout(description: "\(what) did not finish within \(timeout)")))
+        }
+    }
+}
+
+/// Resumes a continuation once; later results are dropped.
+private final class ResumeOnce<T: Sendable>: @unchecked Sendable {  // `continuation` is behind `lock`
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, Error>?
+
+    func set(_ c: CheckedContinuation<T, Error>) { lock.withLock { continuation = c } }
+
+    func resume(_ result: Result<T, Error>) {
+        let c: CheckedContinuation<T, Error>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        c?.resume(with: result)
+    }
+}

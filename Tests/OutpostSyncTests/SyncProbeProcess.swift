@@ -1,0 +1,117 @@
+import Foundation
+import OutpostServerTesting
+import Synchronization
+
+/// The test-only `outpost-sync-probe` executable (Sources/outpost-sync-probe) as a child process: a sync client in
+/// its own process, which a test can kill with SIGKILL. Its standard output is collected line by line.
+final class SyncProbeProcess: Sendable {
+    private let process: Process
+    private let output = Mutex(Data())
+    private let errors = Mutex(Data())
+    private let outputEnded = Mutex(false)
+
+    private init(process: Process) {
+        self.process = process
+    }
+
+    /// Starts the probe against `server` with its users and files in `root`, committing `count` objects.
+    static func launch(server: String, appId: String, root: URL, count: Int) throws -> SyncProbeProcess {
+        let process = Process()
+        process.executableURL = try OutpostServerProcess.builtExecutableURL(named: "outpost-sync-probe")
+        process.arguments = ["--server", server, "--app", appId, "--root", root.path, "--count", "\(count)"]
+        let probe = SyncProbeProcess(process: process)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                probe.outputEnded.withLock { $0 = true }
+            } else {
+                probe.output.withLock { $0.append(data) }
+            }
+        }
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil } else { probe.errors.withLock { $0.append(data) } }
+        }
+        try process.run()
+        return probe
+    }
+
+    /// The complete lines printed so far.
+    var lines: [String] {
+        let text = output.withLock { String(decoding: $0, as: UTF8.self) }
+        var lines = text.components(separatedBy: "\n")
+        lines.removeLast()  // an incomplete last line (or the empty string after the last newline)
+        return lines
+    }
+
+    /// What the probe printed on standard error (its sync log and failures).
+    var standardError: String { errors.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// The numbers of the `committed <n>` lines.
+    var committedNumbers: [Int] {
+        lines.compactMap { $0.hasPrefix("committed ") ? Int($0.dropFirst(10)) : nil }
+    }
+
+    /// The `local <count> <max>` lines.
+    var localLines: [(count: Int, max: Int)] {
+        lines.compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, parts[0] == "local", let count = Int(parts[1]), let max = Int(parts[2]) else { return nil }
+            return (count, max)
+        }
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Polls until `condition` holds for the printed lines; throws when the probe exits first or time runs out.
+    func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: ([String]) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(lines) {
+            guard process.isRunning else {
+                throw SyncTestTimeout(description: "the probe exited (\(process.terminationStatus)) before \(what); stderr:\n\(standardError)")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw SyncTestTimeout(description: "the probe did not reach \(what) within \(timeout); stderr:\n\(standardError)")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Waits for the probe to exit and returns its status; kills it and throws after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                await killAbruptly()
+                throw SyncTestTimeout(description: "the probe did not exit within \(timeout); stderr:\n\(standardError)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await waitForEndOfOutput()
+        return process.terminationStatus
+    }
+
+    /// SIGKILL: the process dies at once, wherever it is.
+    func killAbruptly() async {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
+        await waitForEndOfOutput()
+    }
+
+    /// Waits (at most 2 s) until everything the exited process wrote to standard output has been read.
+    private func waitForEndOfOutput() async {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while !outputEnded.withLock({ $0 }) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
