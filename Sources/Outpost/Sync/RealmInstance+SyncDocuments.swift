@@ -98,7 +98,11 @@ extension RealmInstance {
 
     /// Creates the object or sets the given fields (skipping `skip`), as a download does. Errors are logged by the
     /// caller through `pendingError`.
-    func syncUpsert(_ table: TableInfo, primaryKey: Value, fields: OutpostCore.Document, skip: Set<String>) {
+    ///
+    /// - Parameter localValues: pending local values, written instead of the downloaded ones when the object is
+    ///   created (its kept fields have no local value left to keep).
+    func syncUpsert(_ table: TableInfo, primaryKey: Value, fields: OutpostCore.Document, skip: Set<String>,
+                    localValues: [String: Value] = [:]) {
         let schema = table.schema
         if let rowid = syncRowid(table, primaryKey: primaryKey) {
             let row = self.row(table, rowid)
@@ -124,7 +128,7 @@ extension RealmInstance {
             return
         }
         var dictionary: [String: Any] = [:]
-        for (name, value) in fields.fields {
+        for (name, value) in fields.fields.merging(localValues, uniquingKeysWith: { _, local in local }) {
             guard let i = table.propertyIndexByName[name], table.columnOfProperty[i] != nil else { continue }
             dictionary[name] = syncSwiftValue(value, property: schema.properties[i])
         }

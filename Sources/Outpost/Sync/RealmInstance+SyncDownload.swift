@@ -4,10 +4,16 @@ import OutpostCore
 /// Local changes not yet integrated by the server, which a download must not overwrite: downloaded values are
 /// applied underneath them (the local change is re-applied on top, i.e. kept), so that once the server has
 /// integrated the upload, the value it sends back is the one every client converges on.
+///
+/// Keeping a field usually means not writing it. When a download creates the object again (it was erased by an
+/// earlier change of the same download), the local values are gone from the file, so the pending values are
+/// written instead (`values`).
 struct PendingLocalChanges {
     private var fields: [String: Set<String>] = [:]
     private var erased: Set<String> = []
     private var created: Set<String> = []
+    /// The latest pending whole value of each field set or created locally.
+    private var values: [String: [String: Value]] = [:]
 
     static func key(_ className: String, _ pk: Value) -> String { className + "\u{0}" + pk.extendedJSON.text }
 
@@ -19,12 +25,21 @@ struct PendingLocalChanges {
                 erased.insert(key)
                 created.remove(key)
                 fields[key] = nil
+                values[key] = nil
             case .create(_, _, let document):
                 erased.remove(key)
                 created.insert(key)
                 fields[key, default: []].formUnion(document.fields.keys)
+                values[key, default: [:]].merge(document.fields) { _, new in new }
+            case .set(_, _, let field, let value):
+                fields[key, default: []].insert(field)
+                values[key, default: [:]][field] = value
             default:
-                if let field = instruction.field { fields[key, default: []].insert(field) }
+                // An element-wise change: the field's whole value is not known here.
+                if let field = instruction.field {
+                    fields[key, default: []].insert(field)
+                    values[key]?[field] = nil
+                }
             }
         }
     }
@@ -32,6 +47,7 @@ struct PendingLocalChanges {
     func isErased(_ key: String) -> Bool { erased.contains(key) }
     func isCreated(_ key: String) -> Bool { created.contains(key) }
     func fields(_ key: String) -> Set<String> { fields[key] ?? [] }
+    func values(_ key: String) -> [String: Value] { values[key] ?? [:] }
 }
 
 extension RealmInstance {
@@ -70,7 +86,7 @@ extension RealmInstance {
                         if !kept.isEmpty {
                             report.kept.append("server version \(changeset.serverVersion): \(object) keeps local \(kept.sorted())")
                         }
-                        syncUpsert(table, primaryKey: pk, fields: fields, skip: skip)
+                        syncUpsert(table, primaryKey: pk, fields: fields, skip: skip, localValues: pending.values(key))
                     case .erase(_, let pk):
                         if pending.isCreated(key) {
                             report.kept.append("server version \(changeset.serverVersion): \(object) stays created")
