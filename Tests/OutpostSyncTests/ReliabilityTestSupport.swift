@@ -1,4 +1,5 @@
 import Foundation
+@testable import Outpost
 import Testing
 
 /// SplitMix64: a tiny seeded generator, so a reliability run is reproducible from the seed it prints.
@@ -30,31 +31,5 @@ struct SplitMix64: RandomNumberGenerator {
 func withDeadline<T: Sendable>(
     _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let once = ResumeOnce<T>()
-    return try await withCheckedThrowingContinuation { continuation in
-        once.set(continuation)
-        Task {
-            do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
-        }
-        Task {
-            try? await Task.sleep(for: timeout)
-            once.resume(.failure(SyncTestTimeout(description: "\(what) did not finish within \(timeout)")))
-        }
-    }
-}
-
-/// Resumes a continuation once; later results are dropped.
-private final class ResumeOnce<T: Sendable>: @unchecked Sendable {  // `continuation` is behind `lock`
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, Error>?
-
-    func set(_ c: CheckedContinuation<T, Error>) { lock.withLock { continuation = c } }
-
-    func resume(_ result: Result<T, Error>) {
-        let c: CheckedContinuation<T, Error>? = lock.withLock {
-            defer { continuation = nil }
-            return continuation
-        }
-        c?.resume(with: result)
-    }
+    try await SyncWaiting.race(timeout, failure: { SyncTestTimeout(description: "\(what) did not finish within \(timeout)") }, body)
 }

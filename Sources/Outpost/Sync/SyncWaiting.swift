@@ -8,10 +8,17 @@ enum SyncWaiting {
         ])
     }
 
-    /// Runs `body`, throwing the timeout error if it takes longer than `timeout` (nil: no limit). The body is not
-    /// awaited after a timeout (a wait on a subscription set cannot be cancelled); it finishes on its own.
+    /// Runs `body`, throwing the timeout error if it takes longer than `timeout` (nil: no limit).
     static func withTimeout<T: Sendable>(_ timeout: TimeInterval?, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         guard let timeout else { return try await body() }
+        return try await race(.milliseconds(Int(timeout * 1000)), failure: { timeoutError(timeout) }, body)
+    }
+
+    /// Runs `body`, throwing `failure()` if it takes longer than `timeout`. The body is not awaited after a timeout
+    /// (a wait on a subscription set or a session cannot be cancelled); it finishes on its own.
+    static func race<T: Sendable>(
+        _ timeout: Duration, failure: @escaping @Sendable () -> Error, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let once = Once<T>()
         return try await withCheckedThrowingContinuation { continuation in
             once.set(continuation)
@@ -19,8 +26,8 @@ enum SyncWaiting {
                 do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
             }
             Task {
-                try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
-                once.resume(.failure(timeoutError(timeout)))
+                try? await Task.sleep(for: timeout)
+                once.resume(.failure(failure()))
             }
         }
     }
