@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OutpostServer", targets: ["OutpostServer"]),
         .library(name: "OutpostServerTesting", targets: ["OutpostServerTesting"]),
         .executable(name: "outpost-demo", targets: ["outpost-demo"]),
+        .executable(name: "outpost-sync-demo", targets: ["outpost-sync-demo"]),
         .executable(name: "outpost-server", targets: ["outpost-server"]),
     ],
     dependencies: [
@@ -83,6 +84,15 @@ let package = Package(
         // Test-only: a sync client in its own process, which the kill -9 tests of OutpostSyncTests start and kill.
         // Not a product.
         .executableTarget(name: "outpost-sync-probe", dependencies: ["Outpost"]),
+        // The seed page's sync story against an embedded server: `swift run outpost-sync-demo`.
+        .executableTarget(
+            name: "outpost-sync-demo",
+            dependencies: [
+                "Outpost", "OutpostServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Benchmarks: each case runs beside its raw-SQLite baseline in the same process.
         .executableTarget(name: "outpost-bench", dependencies: ["Outpost", "CSQLite"], path: "Benchmarks/outpost-bench"),
         // Server benchmarks: sync ingest beside direct inserts (SQLite C API, postgres-nio), fan-out latency, idle
@@ -94,6 +104,12 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks/outpost-server-bench"
+        ),
+        // Sync client benchmarks: write → visible latency, upload and first open, each beside its baseline.
+        .executableTarget(
+            name: "outpost-sync-bench",
+            dependencies: ["Outpost", "OutpostServerTesting", "CSQLite"],
+            path: "Benchmarks/outpost-sync-bench"
         ),
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting", "OutpostCoreTesting"]),

@@ -6,7 +6,7 @@ import Testing
 
 /// The seed page "Write data to a synced realm", run as written against a real server (in-process HTTP and
 /// WebSocket on 127.0.0.1).
-@Suite struct FlexibleSyncTests {
+@Suite(.timeLimit(.minutes(3))) struct FlexibleSyncTests {
     @Test func seedStoryLegalWriteSyncsIllegalWritesAreCompensated() async throws {
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
@@ -15,11 +15,13 @@ import Testing
                 flexSyncConfig.objectTypes = [Item.self]
                 let reports = SyncReports()
                 let path = flexSyncConfig.fileURL!
+                let checkConfig = flexSyncConfig
                 reports.install(on: app) { error in
                     // The revert must already be applied when the error is reported.
                     guard let info = error.compensatingWriteInfo?.first, let pk = info.primaryKey.objectIdValue,
-                        let realm = try? Realm(fileURL: path)
+                        let realm = try? Realm(configuration: checkConfig)
                     else { return false }
+                    realm.refresh()
                     return realm.object(ofType: Item.self, forPrimaryKey: pk) == nil
                 }
                 let realm = try await Realm(configuration: flexSyncConfig)
@@ -138,6 +140,75 @@ import Testing
                 }
                 #expect(subscriptions.state == .complete)
                 #expect(realm.syncSession?.state == .active)
+            }
+        }
+    }
+}
+
+/// Outpost-only additions: awaiting the server's verdict, and the commit-time subscription check.
+@Suite(.timeLimit(.minutes(3))) struct SyncBeyondRealmTests {
+    @Test func theServersVerdictOnATransactionCanBeAwaited() async throws {
+        try await withTestServer(configuration: try seedServerApp()) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                var config = user.flexibleSyncConfiguration(initialSubscriptions: { subs in
+                    subs.append(QuerySubscription<Item> { $0.complexity <= 4 })
+                })
+                config.objectTypes = [Item.self]
+                let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                #expect(realm.lastCommittedSyncTransaction == nil)
+                let good = Item()
+                good.ownerId = user.id
+                good.complexity = 2
+                try realm.write { realm.add(good) }
+                let goodVersion = try #require(realm.lastCommittedSyncTransaction)
+                let bad = Item()
+                bad.ownerId = user.id
+                bad.complexity = 9
+                let badId = bad._id
+                try realm.write { realm.add(bad) }
+                let badVersion = try #require(realm.lastCommittedSyncTransaction)
+                #expect(badVersion == goodVersion + 1)
+                let session = try #require(realm.syncSession)
+                guard case .accepted = try await session.verdict(forTransaction: goodVersion) else {
+                    Issue.record("the legal write was not accepted")
+                    return
+                }
+                guard case .rejected(let infos) = try await session.verdict(forTransaction: badVersion) else {
+                    Issue.record("the write outside the view was not rejected")
+                    return
+                }
+                #expect(infos.map(\.objectType) == ["Item"])
+                #expect(infos.first?.primaryKey == .objectId(badId))
+                realm.refresh()
+                #expect(realm.object(ofType: Item.self, forPrimaryKey: badId) == nil)
+            }
+        }
+    }
+
+    @Test func optInCheckRefusesWritesOutsideEverySubscriptionAtCommit() async throws {
+        try await withTestServer(configuration: try seedServerApp()) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                var config = user.flexibleSyncConfiguration(initialSubscriptions: { subs in
+                    subs.append(QuerySubscription<Item> { $0.complexity <= 4 })
+                })
+                config.objectTypes = [Item.self]
+                config.syncConfiguration?.rejectsWritesOutsideSubscriptions = true
+                let realm = try await Realm(configuration: config)
+                let item = Item()
+                item.ownerId = user.id
+                item.complexity = 7
+                let id = item._id
+                let error = #expect(throws: Realm.Error.self) { try realm.write { realm.add(item) } }
+                #expect(error?.code == .noSubscriptionForWrite)
+                #expect(error?.localizedDescription
+                    == "Cannot write to object \"\(id.stringValue)\" of class Item: it matches none of the class's subscriptions.")
+                #expect(realm.objects(Item.self).isEmpty)
+                let ok = Item()
+                ok.complexity = 3
+                try realm.write { realm.add(ok) }
+                #expect(realm.objects(Item.self).count == 1)
             }
         }
     }

@@ -19,6 +19,7 @@ func seedServerApp(appId: String = "seed-app") throws -> OutpostServer.AppConfig
           "app_id": "\(appId)",
           "auth": { "anonymous": { "enabled": true }, "email_password": { "enabled": true, "auto_confirm": true } },
           "sync": { "mode": "flexible", "queryable_fields_names": ["_id", "complexity", "ownerId"], "development_mode_enabled": true },
+          "data_api": { "enabled": true },
           "rules": { "Item": { "roles": [ { "name": "owner-read-write", "apply_when": {},
             "document_filters": { "read": { "ownerId": "%%user.id" }, "write": { "ownerId": "%%user.id" } },
             "read": true, "write": true } ] } }

@@ -66,12 +66,4 @@ public final class App: Sendable {
     var baseURL: URL {
         URL(string: state.api.baseURL) ?? URL(string: AppConfiguration.defaultBaseURL)!
     }
-
-    /// Forgets every cached app, so that the next `App(id:…)` reads its users from disk again, as after a
-    /// restart.
-    ///
-    /// Outpost-only, for tests.
-    @_spi(Testing) public static func resetAppCache() {
-        AppState.resetCache()
-    }
 }

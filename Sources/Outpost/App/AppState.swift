@@ -84,8 +84,15 @@ final class AppState: @unchecked Sendable {
         }
     }
 
-    /// Forgets every cached app, so the next `App(id:)` reads its users from disk again (a simulated restart).
-    static func resetCache() {
-        cache.withLock { $0 = Cache() }
+    /// Forgets the cached app for `appId` and `configuration`, so the next `App(id:configuration:)` reads its users
+    /// from disk again (a restart, in tests).
+    static func removeFromCache(appId: String, configuration: AppConfiguration) {
+        let key = Key(
+            appId: appId, baseURL: configuration.resolvedBaseURL, rootDirectory: configuration.resolvedRootDirectory.path)
+        cache.withLock { cache in
+            if let state = cache.byKey.removeValue(forKey: key), cache.latestById[appId] === state {
+                cache.latestById[appId] = nil
+            }
+        }
     }
 }

@@ -206,7 +206,10 @@ final class RealmInstance {
         isInWriteTransaction = false
         changes = ChangeSet()
         try beginRead()
-        if syncRecorder?.lastRecordedClientVersion != nil { SyncSessionRegistry.shared.localChange(path: path) }
+        if let recorder = syncRecorder, let version = recorder.lastRecordedClientVersion {
+            recorder.lastCommittedClientVersion = version
+            SyncSessionRegistry.shared.localChange(path: path)
+        }
         if !committed.isEmpty {
             RealmRegistry.shared.didCommit(from: self)
             notifier.deliver(committed, realm: self, synchronously: false, isLocal: true)

@@ -40,6 +40,8 @@ extension Results where Element: Object {
         if !created, let session = SyncSessionRegistry.shared.session(forPath: path) {
             try await SyncWaiting.withTimeout(timeout) { try await session.wait(for: .download) }
         }
+        // The objects the server sent are visible in the returned Results.
+        if !instance.isInWriteTransaction && !instance.isFrozen { _ = Realm(instance: instance).refresh() }
         return self
     }
 

@@ -106,6 +106,8 @@ public final class SyncSubscriptionSet: Sequence {
             tracker.wait(version) { state in continuation.resume(returning: Self.completionError(state)) }
         }
         if let error { throw error }
+        // The objects the server sent are visible when this returns.
+        if !realm.isInWriteTransaction && !realm.isFrozen { _ = Realm(instance: realm).refresh() }
     }
 
     static func completionError(_ state: SubscriptionSetState) -> Error? {

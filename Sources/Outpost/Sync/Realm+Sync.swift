@@ -18,6 +18,10 @@ extension Realm {
         return SyncSessionRegistry.shared.session(forPath: instance.path)
     }
 
+    /// Outpost-only: the client version of the last transaction this Realm instance committed that has changes to
+    /// upload (nil before the first). Pass it to `syncSession.verdict(forTransaction:)`.
+    public var lastCommittedSyncTransaction: Int64? { instance.syncRecorder?.lastCommittedClientVersion }
+
     /// The latest subscription set of a flexible sync Realm. Traps on a local or partition-based Realm, as Realm does.
     public var subscriptions: SyncSubscriptionSet {
         guard configuration.syncConfiguration?.enableFlexibleSync == true else {

@@ -38,6 +38,10 @@ actor SyncAgent {
     private var uploadWaiters: [(target: Int64, continuation: CheckedContinuation<Void, Error>)] = []
     private var forceTokenRefresh = false
     private var failedAttempts = 0
+    private let fileLock: SyncFileLock
+    /// Rejected writes reported so far, by client version, for `verdict(forTransaction:)`.
+    private var rejections: [Int64: [CompensatingWriteInfo]] = [:]
+    private var verdictWaiters: [(version: Int64, continuation: CheckedContinuation<SyncSession.WriteVerdict, Error>)] = []
 
     private static let counter = SyncCounter()
 
@@ -49,6 +53,7 @@ actor SyncAgent {
         self.session = session
         database = SyncDatabase(configuration: realmConfiguration)
         sessionNumber = SyncAgent.counter.next()
+        fileLock = SyncFileLock(realmPath: path)
     }
 
     private var manager: SyncManager { sync.user.app.syncManager }
@@ -70,6 +75,7 @@ actor SyncAgent {
         connection = nil
         await task?.value
         guard runTask == nil else { return }  // started again while this stop waited
+        fileLock.release()
         if !isInvalid { session?.setState(.inactive) }
         session?.setConnectionState(.disconnected)
     }
@@ -93,6 +99,7 @@ actor SyncAgent {
 
     /// Waits until everything the server has now is downloaded.
     func waitForDownload() async throws {
+        await session?.controlSettled()
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
         try await withCheckedThrowingContinuation { continuation in
             downloadWaiters.append(continuation)
@@ -102,6 +109,7 @@ actor SyncAgent {
 
     /// Waits until every transaction committed so far is acknowledged by the server.
     func waitForUpload() async throws {
+        await session?.controlSettled()
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
         let target = try await database.perform { try SyncStore.lastClientVersion($0.connection) }
         if uploadAck >= target { return }
@@ -112,6 +120,8 @@ actor SyncAgent {
     }
 
     private func failWaiters(_ error: Error) {
+        for w in verdictWaiters { w.continuation.resume(throwing: error) }
+        verdictWaiters.removeAll()
         for w in downloadWaiters { w.resume(throwing: error) }
         downloadWaiters.removeAll()
         for w in uploadWaiters { w.continuation.resume(throwing: error) }
@@ -121,7 +131,18 @@ actor SyncAgent {
     // MARK: Run loop
 
     private func run() async {
+        var waitingForLock = false
         while !Task.isCancelled && !isInvalid {
+            if !fileLock.tryAcquire() {
+                if !waitingForLock {
+                    manager.log(.info, "Sync: Session[\(sessionNumber)]: another process syncs \(path); this one waits and "
+                        + "takes over when it closes")
+                    waitingForLock = true
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+                continue
+            }
+            waitingForLock = false
             do {
                 try await serveConnection()
             } catch is CancellationError {
@@ -211,10 +232,17 @@ actor SyncAgent {
     private func startPings(_ conn: SyncConnection) {
         pingTask?.cancel()
         pingTask = Task {
+            var elapsed: Duration = .zero
             while !Task.isCancelled {
-                try? await Task.sleep(for: SyncBackoff.pingPeriod)
+                // Every second: look for transactions committed by other processes (they cannot nudge this one).
+                try? await Task.sleep(for: .seconds(1))
                 if Task.isCancelled { break }
-                conn.inject(.pingTick)
+                conn.inject(.localChange)
+                elapsed += .seconds(1)
+                if elapsed >= SyncBackoff.pingPeriod {
+                    elapsed = .zero
+                    conn.inject(.pingTick)
+                }
             }
         }
     }
@@ -304,6 +332,34 @@ actor SyncAgent {
         uploadWaiters.removeAll { $0.target <= uploadAck }
         for w in ready { w.continuation.resume() }
         reportCompensations()
+        resolveVerdicts()
+    }
+
+    /// The server's verdict on one committed transaction (by client version): known once the server acknowledged it
+    /// and any compensating write for it was applied and reported.
+    func verdict(forTransaction version: Int64) async throws -> SyncSession.WriteVerdict {
+        if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
+        if let v = decidedVerdict(version) { return v }
+        return try await withCheckedThrowingContinuation { continuation in
+            verdictWaiters.append((version, continuation))
+            connection?.inject(.localChange)
+        }
+    }
+
+    private func decidedVerdict(_ version: Int64) -> SyncSession.WriteVerdict? {
+        guard uploadAck >= version, !pendingCompensations.contains(where: { $0.rejectedClientVersion == version }) else {
+            return nil
+        }
+        if let infos = rejections[version] { return .rejected(infos) }
+        return .accepted
+    }
+
+    private func resolveVerdicts() {
+        var still: [(version: Int64, continuation: CheckedContinuation<SyncSession.WriteVerdict, Error>)] = []
+        for w in verdictWaiters {
+            if let v = decidedVerdict(w.version) { w.continuation.resume(returning: v) } else { still.append(w) }
+        }
+        verdictWaiters = still
     }
 
     /// Reports compensating writes whose revert has been applied locally (never before it).
@@ -317,6 +373,10 @@ actor SyncAgent {
             let writes = (info.rejectedUpdates ?? []).map {
                 CompensatingWriteInfo(objectType: $0.table, primaryKey: SyncValues.anyRealmValue($0.primaryKey),
                                       reason: $0.reason)
+            }
+            if let v = info.rejectedClientVersion {
+                rejections[v, default: []] += writes
+                if rejections.count > 10_000, let oldest = rejections.keys.min() { rejections[oldest] = nil }
             }
             report(SyncError(.writeRejected, info.message, compensatingWriteInfo: writes,
                              serverLogURL: info.logURL.flatMap(URL.init(string:)), protocolErrorCode: 231))
@@ -351,7 +411,10 @@ actor SyncAgent {
             manager.log(.error, "Sync: Session[\(sessionNumber)]: \(error.message) (no errorHandler is set)")
             return
         }
-        handler(error, session)
+        // On the manager's serial queue: a handler that blocks (or opens the Realm) cannot stall the session, and
+        // reports keep their order.
+        let call = UncheckedSendable { [session] in handler(error, session) }
+        manager.callbackQueue.async { call.value() }
     }
 
     // MARK: Uploads
@@ -438,4 +501,10 @@ extension SyncError.Code {
         default: self = clientReset ? .clientResetError : .clientSessionError
         }
     }
+}
+
+/// Carries a value the compiler cannot prove `Sendable` (a user's callback) to the queue that calls it.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

@@ -28,6 +28,9 @@ public final class SyncManager: @unchecked Sendable {
         set { lock.withLock { _logger = newValue } }
     }
 
+    /// Where `errorHandler` is called, one report after the other.
+    let callbackQueue = DispatchQueue(label: "outpost.sync.errorHandler")
+
     init() {}
 
     /// Logs a line when `level` is enabled (the message is only built then).

@@ -11,8 +11,10 @@ final class SyncRecorder {
     var isApplyingDownload = false
     /// Primary keys of the top-level objects deleted in the current transaction, by class and rowid.
     private var deletedKeys: [String: [Int64: Value]] = [:]
-    /// The client version of the last transaction recorded by this instance.
+    /// The client version of the transaction being committed (nil: nothing to upload).
     private(set) var lastRecordedClientVersion: Int64?
+    /// The client version of the last transaction this instance committed with changes to upload.
+    var lastCommittedClientVersion: Int64?
 
     init(isFlexible: Bool, rejectsWritesOutsideSubscriptions: Bool) {
         self.isFlexible = isFlexible

@@ -57,13 +57,19 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         public func invalidate() { session?.removeProgress(id) }
     }
 
+    /// Outpost-only: the server's verdict on one committed transaction (see `verdict(forTransaction:)`).
+    public enum WriteVerdict: @unchecked Sendable {
+        /// The server integrated every change of the transaction.
+        case accepted
+        /// The server reverted these writes with a compensating write (already applied locally).
+        case rejected([CompensatingWriteInfo])
+    }
+
     private let lock = NSLock()
     private var _state: State = .inactive
     private var _connectionState: ConnectionState = .disconnected
     private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
     private var nextProgressId = 0
-    /// The last control operation (start, stop, reconnect) handed to the agent; the next one waits for it.
-    private var controlTail: Task<Void, Never>?
     let path: String
     let user: User
     private(set) var agent: SyncAgent!
@@ -94,6 +100,7 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
 
     /// Starts syncing again after `suspend()`.
     public func resume() {
+        setState(.active)
         control { await $0.start() }
     }
 
@@ -102,23 +109,24 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         control { await $0.reconnect() }
     }
 
-    /// Hands `operation` to the agent after every control operation requested before it, so that `suspend()`
-    /// followed at once by `resume()` ends resumed (two independent tasks could reach the agent in either order).
+    private var lastControl: Task<Void, Never>?
+
+    /// Runs control operations one after the other, in call order.
     func control(_ operation: @escaping @Sendable (SyncAgent) async -> Void) {
         let agent = self.agent!
         lock.withLock {
-            let previous = controlTail
-            controlTail = Task {
+            let previous = lastControl
+            lastControl = Task {
                 await previous?.value
                 await operation(agent)
             }
         }
     }
 
-    /// Stops the agent after the pending control operations, and waits until it has stopped (log out, remove).
-    func stopAndWait() async {
-        control { await $0.stop() }
-        await lock.withLock { controlTail }?.value
+    /// Waits until the control operations asked for so far have run.
+    func controlSettled() async {
+        let task = lock.withLock { lastControl }
+        await task?.value
     }
 
     /// Waits until every local change committed so far is acknowledged by the server (`.upload`), or until
@@ -128,6 +136,14 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         case .upload: try await agent.waitForUpload()
         case .download: try await agent.waitForDownload()
         }
+    }
+
+    /// Outpost-only: waits for the server's verdict on a committed transaction — `.accepted`, or `.rejected` with the
+    /// compensating-write info once the revert has been applied locally. `version` is
+    /// `realm.lastCommittedSyncTransaction` read right after the commit.
+    public func verdict(forTransaction version: Int64) async throws -> WriteVerdict {
+        await controlSettled()
+        return try await agent.verdict(forTransaction: version)
     }
 
     /// Calls `block` with upload or download progress after each change.

@@ -32,10 +32,7 @@ final class SyncSessionRegistry: @unchecked Sendable {
             sessions[path] = s
             return (s, true)
         }
-        if isNew && sync.user.isLoggedIn {
-            session.setState(.active)
-            session.control { await $0.start() }
-        }
+        if isNew && sync.user.isLoggedIn { session.resume() }
         return session
     }
 
@@ -52,6 +49,9 @@ final class SyncSessionRegistry: @unchecked Sendable {
             for key in matching.keys { sessions[key] = nil }
             return Array(matching.values)
         }
-        for s in stopping { await s.stopAndWait() }
+        for s in stopping {
+            s.suspend()
+            await s.controlSettled()
+        }
     }
 }

@@ -1,8 +1,0 @@
-import Outpost
-import Testing
-
-@Suite struct PackageSmokeTests {
-    @Test func syncManagerHasNoErrorHandlerByDefault() {
-        #expect(Bool(true))
-    }
-}

@@ -1,0 +1,122 @@
+import Foundation
+import Outpost
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// A partition-based model: the partition key is a property, as many Realm apps have it.
+final class Note: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var _partition: String
+    @Persisted var text: String
+    @Persisted var tags: List<String>
+}
+
+func partitionServerApp(appId: String = "pbs-app") throws -> OutpostServer.AppConfiguration {
+    try OutpostServer.AppConfiguration(jsonText: """
+        {
+          "app_id": "\(appId)",
+          "auth": { "anonymous": { "enabled": true } },
+          "sync": { "mode": "partition", "development_mode_enabled": true,
+                    "partition": { "key": "_partition", "type": "string",
+                                   "permissions": { "read": true, "write": true } } }
+        }
+        """)
+}
+
+@Suite(.timeLimit(.minutes(3))) struct PartitionSyncTests {
+    @Test func partitionsSyncBetweenDevicesAndStayIsolated() async throws {
+        try await withTestServer(configuration: try partitionServerApp()) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                var configA = user.configuration(partitionValue: "team-a")
+                configA.objectTypes = [Note.self]
+                #expect(configA.fileURL!.lastPathComponent.hasSuffix(".realm"))
+                #expect(configA.syncConfiguration?.partitionValue == .string("team-a"))
+                let deviceA = try await Realm(configuration: configA)
+                var configA2 = configA
+                configA2.fileURL = configA.fileURL!.deletingLastPathComponent().appendingPathComponent("a2.realm")
+                let deviceA2 = try await Realm(configuration: configA2)
+                var configB = user.configuration(partitionValue: "team-b")
+                configB.objectTypes = [Note.self]
+                let deviceB = try await Realm(configuration: configB)
+
+                let note = Note()
+                note._partition = "team-a"
+                note.text = "hello"
+                note.tags.append(objectsIn: ["x", "y"])
+                let id = note._id
+                try deviceA.write { deviceA.add(note) }
+                try await deviceA.syncSession!.wait(for: .upload)
+                try await deviceA2.syncSession!.wait(for: .download)
+                deviceA2.refresh()
+                let copy = try #require(deviceA2.object(ofType: Note.self, forPrimaryKey: id))
+                #expect(copy.text == "hello")
+                #expect(Array(copy.tags) == ["x", "y"])
+
+                // An update and a list change flow back.
+                try deviceA2.write {
+                    copy.text = "edited"
+                    copy.tags.append("z")
+                }
+                try await deviceA2.syncSession!.wait(for: .upload)
+                try await deviceA.syncSession!.wait(for: .download)
+                deviceA.refresh()
+                #expect(note.text == "edited")
+                #expect(Array(note.tags) == ["x", "y", "z"])
+
+                // Partition B sees nothing of A.
+                try await deviceB.syncSession!.wait(for: .download)
+                deviceB.refresh()
+                #expect(deviceB.objects(Note.self).isEmpty)
+
+                // A delete syncs.
+                try deviceA.write { deviceA.delete(note) }
+                try await deviceA.syncSession!.wait(for: .upload)
+                try await deviceA2.syncSession!.wait(for: .download)
+                deviceA2.refresh()
+                #expect(deviceA2.objects(Note.self).isEmpty)
+            }
+        }
+    }
+
+    @Test func wrongPartitionValueStopsTheSessionWithBadChangeset() async throws {
+        try await withTestServer(configuration: try partitionServerApp()) { server in
+            try await withClientApp(server) { app in
+                let reports = SyncReports()
+                reports.install(on: app)
+                let user = try await app.login(credentials: .anonymous)
+                var config = user.configuration(partitionValue: "team-a")
+                config.objectTypes = [Note.self]
+                let realm = try await Realm(configuration: config)
+                let note = Note()
+                note._partition = "team-b"
+                try realm.write { realm.add(note) }
+                let errors = try await reports.waitForErrors(1)
+                #expect(errors[0].code == .clientSessionError)
+                #expect(errors[0].protocolErrorCode == 212)
+                #expect(errors[0].localizedDescription.hasPrefix(
+                    "failed to validate upload changesets: SET instruction had incorrect partition value for key \"_partition\""))
+                try await eventually { realm.syncSession?.state == .invalid }
+                // The local object stays.
+                #expect(realm.objects(Note.self).count == 1)
+            }
+        }
+    }
+
+    @Test func flexibleOnlyAPIsAreRefusedOnPartitionRealms() async throws {
+        try await withTestServer(configuration: try partitionServerApp()) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                for partition: AnyBSON in [.string("s"), .int64(42), .objectId(ObjectId.generate()), .uuid(UUID()), .null] {
+                    var config = user.configuration(partitionValue: partition)
+                    config.objectTypes = [Note.self]
+                    #expect(config.syncConfiguration?.enableFlexibleSync == false)
+                    #expect(config.syncConfiguration?.partitionValue == partition)
+                }
+                let paths = Set([AnyBSON.string("s"), .int64(42), .null].map { user.configuration(partitionValue: $0).fileURL!.path })
+                #expect(paths.count == 3)
+            }
+        }
+    }
+}
