@@ -5,7 +5,7 @@ import OutpostServerTesting
 import Testing
 
 /// Subscription bootstraps interleaved with other clients' writes, reduced from the convergence runs.
-@Suite struct BootstrapTests {
+@Suite(.timeLimit(.minutes(3))) struct BootstrapTests {
     /// Seed 39 of the convergence hunt with changing subscriptions: a client narrows its subscription so that an
     /// object leaves its view, and another client deletes that object while the server reads the documents for the
     /// bootstrap. The bootstrap no longer sees the object (so it does not remove it), and the deletion, sent after

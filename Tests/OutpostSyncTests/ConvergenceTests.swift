@@ -74,7 +74,7 @@ struct ConvergenceMismatch: Error, CustomStringConvertible {
 /// against a real server (HTTP + WebSocket on 127.0.0.1, SQLite storage). Once every client is connected again and
 /// has uploaded and downloaded everything, every client holds exactly the server's documents, and the server holds
 /// exactly the objects created and not deleted.
-@Suite struct ConvergenceTests {
+@Suite(.timeLimit(.minutes(10))) struct ConvergenceTests {
     /// Five fixed seeds. For a longer hunt, `OUTPOST_CONVERGENCE_SEEDS=<n>` (or `<a>...<b>`) runs seeds 1…n (a…b)
     /// instead, `OUTPOST_CONVERGENCE_STEPS` sets the steps per run and `OUTPOST_CONVERGENCE_TIMEOUT` the seconds each
     /// final wait may take (many seeds run in parallel).
