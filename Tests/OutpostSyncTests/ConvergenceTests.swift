@@ -74,7 +74,7 @@ struct ConvergenceMismatch: Error, CustomStringConvertible {
 /// against a real server (HTTP + WebSocket on 127.0.0.1, SQLite storage). Once every client is connected again and
 /// has uploaded and downloaded everything, every client holds exactly the server's documents, and the server holds
 /// exactly the objects created and not deleted.
-@Suite struct ConvergenceTests {
+@Suite(.timeLimit(.minutes(10))) struct ConvergenceTests {
     /// Five fixed seeds. For a longer hunt, `OUTPOST_CONVERGENCE_SEEDS=<n>` (or `<a>...<b>`) runs seeds 1…n (a…b)
     /// instead, `OUTPOST_CONVERGENCE_STEPS` sets the steps per run and `OUTPOST_CONVERGENCE_TIMEOUT` the seconds each
     /// final wait may take (many seeds run in parallel).
@@ -89,15 +89,32 @@ struct ConvergenceMismatch: Error, CustomStringConvertible {
 
     @Test(arguments: seeds)
     func randomEditsWhileDisconnectedConverge(seed: UInt64) async throws {
+        try await Self.withServer { server, app in
+            try await ConvergenceRun(seed: seed, server: server, app: app).run()
+        }
+    }
+
+    /// The same, and the clients also change their subscription (all objects, `count < 50` or `count >= 50`) at
+    /// random: objects enter and leave their views by bootstraps, and writes outside the view come back as
+    /// compensating writes. At the end every client subscribes to all objects again.
+    @Test(arguments: ProcessInfo.processInfo.environment["OUTPOST_CONVERGENCE_SEEDS"] == nil ? Array(seeds.prefix(3)) : seeds)
+    func randomEditsWithChangingSubscriptionsConverge(seed: UInt64) async throws {
+        try await Self.withServer { server, app in
+            var run = ConvergenceRun(seed: seed, server: server, app: app)
+            run.changesSubscriptions = true
+            try await run.run()
+        }
+    }
+
+    /// A development app on an in-process server with SQLite storage in a temporary directory, and a client App.
+    static func withServer(_ body: (TestServer, App) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-convergence-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = try SQLiteStorage(path: directory.appendingPathComponent("server.sqlite").path)
         do {
             try await withTestServer(configuration: .development(appId: "convergence"), storage: storage) { server in
-                try await withClientApp(server) { app in
-                    try await ConvergenceRun(seed: seed, server: server, app: app).run()
-                }
+                try await withClientApp(server) { app in try await body(server, app) }
             }
         } catch {
             try? await storage.close()
@@ -114,6 +131,9 @@ struct ConvergenceRun {
     let app: App
     /// Operations (transactions and connectivity changes) across all clients.
     var steps = ProcessInfo.processInfo.environment["OUTPOST_CONVERGENCE_STEPS"].flatMap { Int($0) } ?? 60
+    /// Whether clients also change their subscription at random (then writes may be compensated, and only
+    /// equality with the server is checked).
+    var changesSubscriptions = false
     /// How long each client's final upload or download may take.
     var timeout = Duration.seconds(ProcessInfo.processInfo.environment["OUTPOST_CONVERGENCE_TIMEOUT"].flatMap { Int($0) } ?? 20)
 
@@ -146,7 +166,11 @@ struct ConvergenceRun {
         for step in 0..<steps {
             let c = rng.int(realms.count)
             let realm = realms[c]
-            if rng.chance(12) {
+            if changesSubscriptions && rng.chance(8) {
+                let query = rng.pick(Self.viewQueries)
+                Self.subscribe(realm, query)
+                log.append("\(step): client \(c) subscribes to \(query)")
+            } else if rng.chance(12) {
                 if suspended.remove(c) != nil {
                     realm.syncSession!.resume()
                     log.append("\(step): client \(c) resumes")
@@ -172,6 +196,14 @@ struct ConvergenceRun {
         for c in suspended { realms[c].syncSession!.resume() }
         let context = "seed \(seed)"
         do {
+            if changesSubscriptions {
+                for realm in realms { Self.subscribe(realm, "TRUEPREDICATE") }
+                for (c, realm) in realms.enumerated() {
+                    try await eventually(timeout: timeout, "\(context): client \(c)'s subscription to all objects") {
+                        realm.subscriptions.state == .complete
+                    }
+                }
+            }
             for round in 1...2 {
                 for (c, realm) in realms.enumerated() {
                     let session = realm.syncSession!
@@ -199,10 +231,13 @@ struct ConvergenceRun {
         let shared = Set(Self.sharedIds.map(\.stringValue))
         let expectedIds = created.subtracting(deleted).map(\.stringValue).filter { !shared.contains($0) }.sorted()
         let history = log.joined(separator: "\n")
-        #expect(serverStates.map(\.id).filter { !shared.contains($0) }.sorted() == expectedIds,
-                "\(context): the server must hold exactly the objects created and not deleted\n\(history)")
+        if !changesSubscriptions {
+            #expect(serverStates.map(\.id).filter { !shared.contains($0) }.sorted() == expectedIds,
+                    "\(context): the server must hold exactly the objects created and not deleted\n\(history)")
+        }
         let serverById = Dictionary(uniqueKeysWithValues: serverStates.map { ($0.id, $0) })
-        var mismatched = Set(serverStates.map(\.id).filter { !shared.contains($0) }).symmetricDifference(expectedIds)
+        var mismatched = changesSubscriptions ? []
+            : Set(serverStates.map(\.id).filter { !shared.contains($0) }).symmetricDifference(expectedIds)
         for (c, realm) in realms.enumerated() {
             realm.refresh()
             let states = realm.objects(ConvergenceItem.self).map(ConvergenceState.init)
@@ -218,9 +253,11 @@ struct ConvergenceRun {
         if trace && !mismatched.isEmpty {
             try await writeTrace(mismatched: mismatched, realms: realms, lines: reports.lines, history: history)
         }
-        #expect(reports.errors.isEmpty, "\(context): unexpected sync errors \(reports.errors)")
+        let unexpected = reports.errors.filter { !(changesSubscriptions && $0.code == .writeRejected) }
+        #expect(unexpected.isEmpty, "\(context): unexpected sync errors \(unexpected)")
         if ProcessInfo.processInfo.environment["OUTPOST_CONVERGENCE_VERBOSE"] != nil {
             print("\(context): \(log.count) steps, \(created.count) created, \(deleted.count) deleted, "
+                + "\(reports.errors.count) compensating writes, "
                 + "\(serverStates.count) on the server\n\(history)")
         }
     }
@@ -243,6 +280,18 @@ struct ConvergenceRun {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-convergence-\(seed).log")
         try out.write(to: url, atomically: true, encoding: .utf8)
         print("seed \(seed): trace written to \(url.path)")
+    }
+
+    /// The subscriptions a client switches between when ``changesSubscriptions`` is on.
+    static let viewQueries = ["TRUEPREDICATE", "count < 50", "count >= 50"]
+
+    /// Replaces the client's subscription (without waiting: the client may be offline).
+    static func subscribe(_ realm: Realm, _ query: String) {
+        let subscriptions = realm.subscriptions
+        subscriptions.update {
+            subscriptions.removeAll()
+            subscriptions.append(QuerySubscription<ConvergenceItem>(name: "all", where: query))
+        }
     }
 
     /// Primary keys every client may create (`add(_:update: .modified)`), also after they were deleted: concurrent

@@ -14,7 +14,7 @@ final class NumberedItem: Object {
 /// kill -9 (issue #4, Reliability), against real `outpost-server` processes with SQLite data directories: a client
 /// process killed while uploading, and the server killed while ingesting. Afterwards nothing committed locally is
 /// lost and nothing is applied twice.
-@Suite(.serialized) struct KillTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct KillTests {
     /// The probe (Sources/outpost-sync-probe, a client in its own process) commits numbered objects one transaction
     /// each and is killed with SIGKILL three times — right after it opened its file (while it binds), and twice
     /// once the server has acknowledged some of the transactions of that run — and started again each time; a last

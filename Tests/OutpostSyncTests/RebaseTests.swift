@@ -5,7 +5,7 @@ import OutpostServerTesting
 import Testing
 
 /// Downloads applied underneath pending local changes, reduced from the convergence runs.
-@Suite struct RebaseTests {
+@Suite(.timeLimit(.minutes(3))) struct RebaseTests {
     /// Seed 219 of the convergence hunt: a client changes a field of an object offline; meanwhile another client
     /// deletes the object, creates it again with an old value of that field, then sets the field to the value the
     /// first client chose. The first client applies the erase and the re-creation underneath its pending change:

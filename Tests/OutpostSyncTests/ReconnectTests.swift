@@ -5,7 +5,7 @@ import OutpostServerTesting
 import Testing
 
 /// Reconnects in the middle of uploads, reduced from the convergence runs.
-@Suite struct ReconnectTests {
+@Suite(.timeLimit(.minutes(3))) struct ReconnectTests {
     /// A client suspends while the server still integrates uploads it received on the old connection, and resumes
     /// at once; meanwhile another client keeps changing the same field. The old connection's uploads are
     /// integrated after the new connection bound, so the new session's first downloads contain changes made after

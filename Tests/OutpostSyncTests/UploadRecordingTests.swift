@@ -5,7 +5,7 @@ import OutpostServerTesting
 import Testing
 
 /// Upload recording cases found by the convergence runs, each reduced to one client and one server.
-@Suite struct UploadRecordingTests {
+@Suite(.timeLimit(.minutes(3))) struct UploadRecordingTests {
     /// Seeds 36 and 63 of the convergence hunt: `delete X; create Y; delete Y` in one transaction. SQLite gives Y the
     /// rowid X had; the upload must still erase X (and nothing of Y reaches the server).
     @Test func deleteThenCreateAndDeleteInOneTransactionErasesTheFirstObject() async throws {

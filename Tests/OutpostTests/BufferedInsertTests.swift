@@ -178,6 +178,41 @@ import Testing
         #expect(again.id == 4 && realm.objects(Owner.self).map(\.id).sorted() == [1, 4])
     }
 
+    /// Another instance (another thread, or the sync session applying a download) deletes the last object and
+    /// adds one that reuses its rowid: an accessor of the deleted object here is invalidated, it does not turn into
+    /// the new object.
+    @Test func accessorOfAnObjectDeletedElsewhereDoesNotBecomeTheObjectThatReusedItsRowid() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let configuration = dir.configuration()
+        let realm = try Realm(configuration: configuration)
+        let first = Owner()
+        first.id = 1
+        let last = Owner()
+        last.id = 2
+        last.name = "last"
+        try realm.write {
+            realm.add(first)
+            realm.add(last)
+        }
+        #expect(last.name == "last")
+        let queue = DispatchQueue(label: "other")
+        try queue.sync {
+            let other = try Realm(configuration: configuration, queue: queue)
+            try other.write {
+                other.delete(other.object(ofType: Owner.self, forPrimaryKey: 2)!)
+                let replacement = Owner()
+                replacement.id = 3
+                replacement.name = "replacement"
+                other.add(replacement)
+            }
+        }
+        realm.refresh()
+        #expect(last.isInvalidated)
+        #expect(realm.objects(Owner.self).map(\.id).sorted() == [1, 3])
+        #expect(realm.object(ofType: Owner.self, forPrimaryKey: 3)?.name == "replacement")
+    }
+
     @Test func otherInstancesSeeCommittedRows() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -59,13 +59,22 @@ public final class ManagedRow {
     func reload() {
         decodedCollections.removeAll(keepingCapacity: true)
         decodedMaps.removeAll(keepingCapacity: true)
-        guard let loaded = realm.loadRow(table, rowid) else {
+        guard let loaded = realm.loadRow(table, rowid), !isReused(by: loaded) else {
             isDeleted = true
             loadedVersion = realm.snapshotVersion
             return
         }
         values = loaded
         loadedVersion = realm.snapshotVersion
+    }
+
+    /// Whether `loaded` (this rowid's values now) belong to another object: SQLite gives a new row the rowid of the
+    /// table's last row once that row is deleted, also when another instance (another thread, or the sync session
+    /// applying a download) deleted this object and added that one. Detected by the primary key; objects of
+    /// classes without one cannot be told apart.
+    func isReused(by loaded: [SQLiteValue]) -> Bool {
+        guard let column = table.primaryKeyColumn, column < values.count, column < loaded.count else { return false }
+        return values[column] != loaded[column]
     }
 
     /// The stored value of a single-valued property.

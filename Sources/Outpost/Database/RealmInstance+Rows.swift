@@ -29,14 +29,19 @@ extension RealmInstance {
     private func unsynchronizedRow(_ table: TableInfo, _ rowid: Int64, values: [SQLiteValue]?) -> ManagedRow {
         table.rows.settle()
         if let existing = table.rows[rowid] {
-            if let values, existing.loadedVersion != snapshotVersion {
-                existing.values = values
-                existing.loadedVersion = snapshotVersion
-                existing.isDeleted = false
-                existing.decodedCollections.removeAll()
-                existing.decodedMaps.removeAll()
+            if let values, existing.isReused(by: values) {
+                // Another object has this rowid now: the old row stays deleted, the new object gets its own.
+                existing.isDeleted = true
+            } else {
+                if let values, existing.loadedVersion != snapshotVersion {
+                    existing.values = values
+                    existing.loadedVersion = snapshotVersion
+                    existing.isDeleted = false
+                    existing.decodedCollections.removeAll()
+                    existing.decodedMaps.removeAll()
+                }
+                return existing
             }
-            return existing
         }
         table.pruneRowsIfNeeded()
         let row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)

@@ -19,6 +19,8 @@ final class TableInfo {
     /// The type of each property, for the read fast path.
     let propertyTypes: [PropertyType]
     let primaryKeyProperty: Int?
+    /// The column of the primary key, if the class has one.
+    var primaryKeyColumn: Int? { primaryKeyProperty.flatMap { columnOfProperty[$0] } }
     /// Property index by name.
     let propertyIndexByName: [String: Int]
     /// The property name of each column.

@@ -26,7 +26,8 @@ extension ServerSession {
                     let draft = changeset.draft
                     if let audience = draft.audience, audience != fileIdent { continue }
                     let forced = draft.audience != nil
-                    let instructions = draft.changes.compactMap { view.instruction(for: $0, forced: forced) }
+                    let former = changeset.serverVersion <= formerViewUntil ? formerView : nil
+                    let instructions = draft.changes.compactMap { view.instruction(for: $0, forced: forced, formerView: former) }
                     if let compensation = draft.compensation, draft.audience == fileIdent {
                         await announce(compensation, serverVersion: changeset.serverVersion)
                     }
@@ -38,6 +39,7 @@ extension ServerSession {
                         timestamp: Int64(draft.timestamp.timeIntervalSince1970 * 1000), instructions: instructions))
                 }
                 cursor = DownloadCursor(serverVersion: last.serverVersion, clientVersion: uploadAck)
+                if cursor.serverVersion >= formerViewUntil { formerView = nil }
                 await writer.send(.download(
                     session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
                     queryVersion: view.queryVersion, batch: .steadyState, changesets: out))
@@ -62,7 +64,13 @@ extension ServerSession {
     /// Sends the bootstrap of a new subscription set: every document now in view in full, and a removal for
     /// every document that was in the old view only. All batches but the last say `moreToCome`; the client applies
     /// them together when the last arrives.
-    func sendBootstrap(from old: SessionView, to new: SessionView) async throws {
+    ///
+    /// The documents are read after the downloads up to the cursor were sent, so they may already reflect later
+    /// changes. Returns the server version they reflect at most: until the client has downloaded it, a change that
+    /// removed a document from the old view also removes it from the client (a bootstrap cannot remove what it no
+    /// longer sees).
+    @discardableResult
+    func sendBootstrap(from old: SessionView, to new: SessionView) async throws -> Int64 {
         let collections = Set(old.queries.keys).union(new.queries.keys).sorted()
         var instructions: [DownloadInstruction] = []
         for collection in collections {
@@ -75,6 +83,8 @@ extension ServerSession {
                 }
             }
         }
+        // Read after the documents: every change they reflect has a version up to this one.
+        let reflected = try await engine.storage.latestServerVersion(appId: user.appId)
         let size = SyncProtocolLimits.maxInstructionsPerDownload
         let latest = try await engine.hub.latestVersion(appId: user.appId)
         var start = 0
@@ -91,5 +101,6 @@ extension ServerSession {
                 queryVersion: new.queryVersion, batch: isLast ? .lastInBatch : .moreToCome, changesets: changesets))
             start = end
         } while start < instructions.count
+        return reflected
     }
 }

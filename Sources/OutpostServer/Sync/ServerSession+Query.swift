@@ -26,8 +26,12 @@ extension ServerSession {
             let old = view!
             let new = old.replacingQueries(version: subscriptions.version, queries)
             do {
-                try await sendBootstrap(from: old, to: new)
+                let reflected = try await sendBootstrap(from: old, to: new)
                 view = new
+                if reflected > cursor.serverVersion {
+                    formerView = old
+                    formerViewUntil = reflected
+                }
             } catch {
                 logger.error("bootstrap failed: \(error)")
                 await fail(SyncProtocolError(.otherSessionError, "Internal server error during bootstrap; the session will be retried"))

@@ -26,6 +26,10 @@ final class ServerSession: @unchecked Sendable {
     var settings: SyncAppSettings!
     var fileIdent: Int64 = 0
     var view: SessionView!
+    /// The view before the latest bootstrap, and the server version up to which the bootstrap's documents may
+    /// reflect changes the client has not downloaded yet (see `SessionView.instruction(for:forced:formerView:)`).
+    var formerView: SessionView?
+    var formerViewUntil: Int64 = 0
     var cursor = DownloadCursor.start
     var uploadAck: Int64 = 0
     var latestQueryVersion: Int64 = 0

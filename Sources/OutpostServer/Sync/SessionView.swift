@@ -68,9 +68,13 @@ final class SessionView: @unchecked Sendable {
 
     /// What the client must be told about one change of the server's history.
     ///
-    /// - Parameter forced: for compensating writes addressed to this client: the object is restored in full, or
-    ///   removed when the client may not see it.
-    func instruction(for change: DocumentChange, forced: Bool = false) -> DownloadInstruction? {
+    /// - Parameters:
+    ///   - forced: for compensating writes addressed to this client: the object is restored in full, or removed
+    ///     when the client may not see it.
+    ///   - formerView: the view before the latest bootstrap, for changes the bootstrap may already reflect: an
+    ///     object visible there before the change is removed when the change takes it out of this view (the
+    ///     bootstrap read the documents after the change, so it did not remove the object itself).
+    func instruction(for change: DocumentChange, forced: Bool = false, formerView: SessionView? = nil) -> DownloadInstruction? {
         let collection = change.collection
         let wasVisible = change.before.map { isVisible(collection, $0) } ?? false
         let isVisibleNow = change.after.map { isVisible(collection, $0) } ?? false
@@ -82,7 +86,10 @@ final class SessionView: @unchecked Sendable {
             }
             return .upsert(className: collection, primaryKey: change.primaryKey, fields: readableFields(collection, after))
         }
-        if wasVisible || forced { return .erase(className: collection, primaryKey: change.primaryKey) }
+        let wasFormerlyVisible = formerView.map { former in change.before.map { former.isVisible(collection, $0) } ?? false }
+        if wasVisible || forced || wasFormerlyVisible == true {
+            return .erase(className: collection, primaryKey: change.primaryKey)
+        }
         return nil
     }
 }
