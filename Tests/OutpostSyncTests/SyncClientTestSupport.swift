@@ -96,6 +96,17 @@ func eventually(timeout: Duration = .seconds(20), _ what: String = "condition", 
     throw SyncTestTimeout(description: "\(what) did not hold within \(timeout)")
 }
 
+/// Polls an async `condition` every 50 ms until it holds.
+func eventuallyAsync(timeout: Duration = .seconds(20), _ what: String = "condition",
+                     _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw SyncTestTimeout(description: "\(what) did not hold within \(timeout)")
+}
+
 /// The seed page's client set-up for `user`: a flexible configuration for `Item`s, optionally with the initial
 /// subscription `complexity <= 4`.
 func seedConfiguration(_ user: User, subscribed: Bool = true) -> Realm.Configuration {

@@ -13,11 +13,12 @@ enum EventContextRegistry {
             return lock.withLock { contexts[path] }
         }
         try events.validate()
+        let user = events.syncUser ?? configuration.syncConfiguration?.user
         if let existing = lock.withLock({ contexts[path] }) {
             existing.updateMetadata(events.metadata ?? [:])
+            if let user { attachUploader(existing.store, user: user, events: events) }
             return existing
         }
-        let user = events.syncUser ?? configuration.syncConfiguration?.user
         let directory: URL
         var fallbackLogger: (@Sendable (SyncLogLevel, String) -> Void)?
         if let user {
@@ -34,11 +35,22 @@ enum EventContextRegistry {
         }
         let store = EventStoreRegistry.store(directory: directory, partitionPrefix: events.partitionPrefix,
                                              maxShardSize: events.maxShardSize)
-        return lock.withLock {
+        let context = lock.withLock {
             if let raced = contexts[path] { return raced }
             let context = EventContext(configuration: events, path: path, store: store, fallbackLogger: fallbackLogger)
             contexts[path] = context
             return context
+        }
+        if let user { attachUploader(context.store, user: user, events: events) }
+        return context
+    }
+
+    /// Starts (or restarts) the upload of the store's events as `user`, leftovers of earlier runs included.
+    private static func attachUploader(_ store: EventStore, user: User, events: EventConfiguration) {
+        let manager = user.app.syncManager
+        let logger = events.logger
+        store.attach(user: user, configuration: events) { level, line in
+            if let logger { logger(level, line) } else { manager.log(level, line) }
         }
     }
 }

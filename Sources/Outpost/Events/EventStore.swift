@@ -3,15 +3,18 @@ import OutpostCore
 
 /// The on-device event store of one (app, event user, partition prefix): a directory of SQLite shard files
 /// `<ObjectId>.sqlite`, each holding readable `AuditEvent` rows. Events are appended to the newest shard; once it
-/// passes `maxShardSize` bytes a new shard is started. Shared process-wide per directory.
+/// passes `maxShardSize` bytes a new shard is started. Uploaded events are deleted from their shard once the
+/// server acknowledged them, and a shard file is deleted when it is empty and no process writes to it any more
+/// (the writing process holds `<shard>.lock`). Shared process-wide per directory.
 final class EventStore: @unchecked Sendable {
-    // @unchecked Sendable: `current` and `maxShardSize` are guarded by `lock`; the rest is immutable.
+    // @unchecked Sendable: `current`, `maxShardSize` and `uploader` are guarded by `lock`; the rest is immutable.
 
     let directory: URL
     let partitionPrefix: String
     private let lock = NSLock()
     private var maxShardSizeLocked: Int
-    private var current: (id: ObjectId, connection: SQLiteConnection)?
+    private var current: (id: ObjectId, connection: SQLiteConnection, lock: SyncFileLock)?
+    private var uploaderLocked: EventUploader?
 
     init(directory: URL, partitionPrefix: String, maxShardSize: Int) {
         self.directory = directory
@@ -35,9 +38,111 @@ final class EventStore: @unchecked Sendable {
         "\(partitionPrefix)-\(url.deletingPathExtension().lastPathComponent)"
     }
 
+    /// The largest event the store accepts (the original's upload cap, 16 MiB + 1).
+    static let maxEventSize = 16 * 1024 * 1024 + 1
+
+    // MARK: Upload
+
+    /// The store's uploader, created for the event user when a Realm with events opens; it then uploads every
+    /// shard, leftovers of earlier runs included. A store without a user (a local Realm) keeps its events.
+    func attach(user: User, configuration: EventConfiguration, log: @escaping @Sendable (SyncLogLevel, String) -> Void) {
+        let uploader = lock.withLock { () -> EventUploader in
+            if let existing = uploaderLocked { return existing }
+            let created = EventUploader(store: self)
+            uploaderLocked = created
+            return created
+        }
+        uploader.configure(user: user, errorHandler: configuration.errorHandler, log: log)
+        uploader.kick()
+    }
+
+    var uploader: EventUploader? { lock.withLock { uploaderLocked } }
+
+    /// Up to `limit` events of a shard (about `maxBytes` at most, but at least one), in `_id` order.
+    func pendingEvents(inShard url: URL, limit: Int, maxBytes: Int) throws -> [StoredEvent] {
+        try withShard(url) { connection in
+            let statement = try connection.cached(
+                "SELECT _id, timestamp, activity, event, data, metadata FROM AuditEvent ORDER BY _id LIMIT ?")
+            var events: [StoredEvent] = []
+            var bytes = 0
+            for row in try statement.rows([.integer(Int64(limit))]) {
+                guard let event = Self.event(row) else { continue }
+                bytes += event.estimatedSize
+                if bytes > maxBytes && !events.isEmpty { break }
+                events.append(event)
+            }
+            return events
+        }
+    }
+
+    /// Deletes events the server acknowledged, in one transaction.
+    func acknowledge(_ ids: [ObjectId], inShard url: URL) throws {
+        try withShard(url) { connection in
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                let delete = try connection.cached("DELETE FROM AuditEvent WHERE _id = ?")
+                for id in ids { try delete.run([.text(id.stringValue)]) }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Deletes a shard that holds no event and that no other process writes to (this process's current shard is
+    /// closed first; the next event starts a new one); true when the shard is gone.
+    @discardableResult
+    func removeIfFinished(_ url: URL) -> Bool {
+        lock.withLock {
+            let id = url.deletingPathExtension().lastPathComponent
+            let fileLock: SyncFileLock
+            if let current, current.id.stringValue == id {
+                // The shard being written to: once it is uploaded, the next event starts a new one.
+                guard case .integer(0)? = try? current.connection.scalar("SELECT count(*) FROM AuditEvent") else {
+                    return false
+                }
+                fileLock = current.lock
+                self.current = nil
+            } else {
+                fileLock = SyncFileLock(lockPath: url.path + ".lock")
+                guard fileLock.tryAcquire() else { return false }
+            }
+            defer {
+                try? FileManager.default.removeItem(atPath: fileLock.path)
+                fileLock.release()
+            }
+            guard FileManager.default.fileExists(atPath: url.path) else { return true }
+            do {
+                let connection = try SQLiteConnection(path: url.path)
+                guard case .integer(0) = try connection.scalar("SELECT count(*) FROM AuditEvent") else { return false }
+            } catch {
+                return false
+            }
+            try? FileManager.default.removeItem(atPath: url.path + "-journal")
+            return (try? FileManager.default.removeItem(at: url)) != nil
+        }
+    }
+
+    /// Runs `body` with a connection to the shard: the writer's own for the current shard (under the lock), or a
+    /// connection of its own for another one.
+    private func withShard<T>(_ url: URL, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try lock.withLock {
+            if let current, url.deletingPathExtension().lastPathComponent == current.id.stringValue {
+                return try body(current.connection)
+            }
+            return try body(try SQLiteConnection(path: url.path))
+        }
+    }
+
     /// Appends events in one SQLite transaction: when this returns, they are durable; when it throws, none is
     /// stored.
     func append(_ events: [StoredEvent]) throws {
+        if let big = events.first(where: { $0.estimatedSize > Self.maxEventSize }) {
+            throw Realm.Error(.invalidInput,
+                "An event of activity '\(big.activity)' is about \(big.estimatedSize) bytes; events may be at most "
+                    + "\(Self.maxEventSize) bytes (the server's upload limit)")
+        }
         try lock.withLock {
             let connection = try currentShardLocked()
             try connection.execute("BEGIN IMMEDIATE")
@@ -53,6 +158,7 @@ final class EventStore: @unchecked Sendable {
                     ])
                 }
                 try connection.execute("COMMIT")
+                uploaderLocked?.kick()
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw Realm.Error(.fail, "Events could not be stored in '\(directory.path)': \(error)")
@@ -67,12 +173,17 @@ final class EventStore: @unchecked Sendable {
             let path = directory.appendingPathComponent("\(current.id.stringValue).sqlite").path
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             if size < maxShardSizeLocked { return current.connection }
+            current.lock.release()
             self.current = nil
+            uploaderLocked?.kick()
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let id = ObjectId.generate()
-            let connection = try SQLiteConnection(path: directory.appendingPathComponent("\(id.stringValue).sqlite").path)
+            let path = directory.appendingPathComponent("\(id.stringValue).sqlite").path
+            let fileLock = SyncFileLock(lockPath: path + ".lock")
+            _ = fileLock.tryAcquire()  // a fresh name: nobody else has it
+            let connection = try SQLiteConnection(path: path)
             // A rollback journal with full sync: a committed scope survives a crash or power loss, and the file
             // size is the shard's size.
             try connection.execute("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL")
@@ -80,7 +191,7 @@ final class EventStore: @unchecked Sendable {
                 CREATE TABLE IF NOT EXISTS AuditEvent (_id TEXT PRIMARY KEY NOT NULL, timestamp TEXT NOT NULL,
                     activity TEXT NOT NULL, event TEXT, data TEXT, metadata TEXT)
                 """)
-            current = (id, connection)
+            current = (id, connection, fileLock)
             return connection
         } catch {
             throw Realm.Error(.fail, "The event store at '\(directory.path)' could not open a shard: \(error)")
@@ -92,18 +203,21 @@ final class EventStore: @unchecked Sendable {
         let connection = try SQLiteConnection(path: url.path, readOnly: true)
         let rows = try connection.cached("SELECT _id, timestamp, activity, event, data, metadata FROM AuditEvent ORDER BY _id")
             .rows()
-        return rows.compactMap { row in
-            guard case .text(let id) = row[0], let oid = try? ObjectId(string: id), case .text(let ts) = row[1],
-                let timestamp = EventSerializer.date(fromTimestamp: ts), case .text(let activity) = row[2]
-            else { return nil }
-            var metadata: [String: String] = [:]
-            if case .text(let m) = row[5], case .object(let fields)? = JSONValue.parse(m) {
-                for (key, value) in fields { if case .string(let s) = value { metadata[key] = s } }
-            }
-            func text(_ v: SQLiteValue) -> String? { if case .text(let s) = v { s } else { nil } }
-            return StoredEvent(id: oid, timestamp: timestamp, activity: activity, event: text(row[3]),
-                               data: text(row[4]), metadata: metadata)
+        return rows.compactMap(event)
+    }
+
+    /// One stored row as an event (nil for a row that is not one).
+    static func event(_ row: [SQLiteValue]) -> StoredEvent? {
+        guard case .text(let id) = row[0], let oid = try? ObjectId(string: id), case .text(let ts) = row[1],
+            let timestamp = EventSerializer.date(fromTimestamp: ts), case .text(let activity) = row[2]
+        else { return nil }
+        var metadata: [String: String] = [:]
+        if case .text(let m) = row[5], case .object(let fields)? = JSONValue.parse(m) {
+            for (key, value) in fields { if case .string(let s) = value { metadata[key] = s } }
         }
+        func text(_ v: SQLiteValue) -> String? { if case .text(let s) = v { s } else { nil } }
+        return StoredEvent(id: oid, timestamp: timestamp, activity: activity, event: text(row[3]),
+                           data: text(row[4]), metadata: metadata)
     }
 }
 

@@ -39,3 +39,12 @@ struct StoredEvent: Sendable, Equatable {
     var data: String?
     var metadata: [String: String]
 }
+
+extension StoredEvent {
+    /// About how many bytes the event takes on the wire.
+    var estimatedSize: Int {
+        var size = 96 + activity.utf8.count + (event?.utf8.count ?? 0) + (data?.utf8.count ?? 0)
+        for (key, value) in metadata { size += key.utf8.count + value.utf8.count + 8 }
+        return size
+    }
+}

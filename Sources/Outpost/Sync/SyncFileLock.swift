@@ -16,6 +16,11 @@ final class SyncFileLock: @unchecked Sendable {
         path = realmPath + ".sync.lock"
     }
 
+    /// A lock on any path (the event store locks the shard it writes to with `<shard>.lock`).
+    init(lockPath: String) {
+        path = lockPath
+    }
+
     deinit { release() }
 
     /// Takes the lock if no other process (or other lock object) holds it; true when held.

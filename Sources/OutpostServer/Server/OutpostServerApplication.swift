@@ -109,6 +109,7 @@ public struct OutpostServerApplication: Service {
         ClientAPIRoutes(auth: auth).register(on: router)
         SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerRejection(on: router)
         DataAPIRoutes(application: self).register(on: router)
+        EventUploadRoutes(application: self).register(on: router)
         AdminRoutes(application: self).register(on: router)
         for install in routeInstallers { install(router, self) }
         return router

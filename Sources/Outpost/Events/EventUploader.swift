@@ -1,0 +1,157 @@
+import Foundation
+import OutpostCore
+
+/// Uploads one event store's shards to the server's `AuditEvent` collection, in the background: shard by shard,
+/// oldest first, each in `_id` order, in batches sent to `POST …/app/<appId>/events` with the event user's access
+/// token (Outpost's own channel; see `docs/events.md`, "Upload"). The events of a batch are deleted from the shard
+/// only after the server answered, and the server skips events it already has, so a crash or a lost answer at any
+/// point neither loses nor duplicates an event. An empty shard that nobody writes to is deleted.
+///
+/// Network failures and server errors (5xx) are retried with backoff (1 s doubling to 60 s) and only logged. An
+/// answer that can never succeed — the schema refused with development mode off, or a rejected batch — is fatal:
+/// it is logged as `Events: Received sync error: …`, handed to the configuration's `errorHandler`, or, with no
+/// handler, aborts the process (as Realm). Uploading then stops until a Realm with events opens again.
+final class EventUploader: @unchecked Sendable {
+    // @unchecked Sendable: the mutable state is guarded by `lock`.
+
+    unowned let store: EventStore
+    private let lock = NSLock()
+    private var user: User?
+    private var errorHandler: (@Sendable (Error) -> Void)?
+    private var log: @Sendable (SyncLogLevel, String) -> Void = { _, _ in }
+    private var running = false
+    private var kicked = false
+    private var stoppedByFatalError = false
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Events per request and bytes per request, far below the server's limits.
+    static let batchLimit = 2_000
+    static let batchBytes = 4 * 1024 * 1024
+
+    init(store: EventStore) {
+        self.store = store
+    }
+
+    /// Sets who uploads and who hears about errors (the latest Realm opened with events wins); clears a fatal stop.
+    func configure(user: User, errorHandler: (@Sendable (Error) -> Void)?, log: @escaping @Sendable (SyncLogLevel, String) -> Void) {
+        lock.withLock {
+            self.user = user
+            self.errorHandler = errorHandler
+            self.log = log
+            stoppedByFatalError = false
+        }
+    }
+
+    /// Asks for an upload pass (after a commit, a rotation, or a Realm opening); passes never overlap.
+    func kick() {
+        let start = lock.withLock { () -> Bool in
+            kicked = true
+            guard !running, !stoppedByFatalError, user != nil else { return false }
+            running = true
+            return true
+        }
+        if start { Task.detached { await self.run() } }
+    }
+
+    /// Waits until no upload pass is running or asked for (the store may still hold events, for example while the
+    /// server is down). For tests and the demo.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = lock.withLock { () -> Bool in
+                if !running { return true }
+                idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    private func run() async {
+        var delay = 1.0
+        while true {
+            let next = lock.withLock { () -> (User, @Sendable (SyncLogLevel, String) -> Void)? in
+                guard kicked, !stoppedByFatalError, let user else { return nil }
+                kicked = false
+                return (user, log)
+            }
+            guard let (user, log) = next else { break }
+            guard user.isLoggedIn else {
+                log(.info, "Events: Upload waits: user '\(user.id)' is logged out")
+                continue
+            }
+            do {
+                try await uploadAll(as: user, log: log)
+                delay = 1
+            } catch let error as SyncError {
+                report(error, log: log)
+            } catch {
+                log(.warn, "Events: Upload failed, retrying in \(Int(delay)) s: \(error)")
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                delay = min(delay * 2, 60)
+                lock.withLock { kicked = true }
+            }
+        }
+        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            running = false
+            defer { idleWaiters = [] }
+            return idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+        // A kick that came in between the last check and `running = false` starts a new pass.
+        if lock.withLock({ kicked && !stoppedByFatalError && user != nil }) { kick() }
+    }
+
+    /// Uploads every shard, oldest first; an emptied shard is deleted.
+    private func uploadAll(as user: User, log: @Sendable (SyncLogLevel, String) -> Void) async throws {
+        for shard in store.shardFiles {
+            let partition = store.partitionValue(ofShard: shard)
+            var uploaded = 0
+            while true {
+                let events = try store.pendingEvents(inShard: shard, limit: Self.batchLimit, maxBytes: Self.batchBytes)
+                if events.isEmpty { break }
+                if uploaded == 0 { log(.info, "Events: Uploading '\(shard.path)' (partition '\(partition)')") }
+                try await send(events, partition: partition, as: user)
+                try store.acknowledge(events.map(\.id), inShard: shard)
+                uploaded += events.count
+            }
+            if uploaded > 0 { log(.info, "Events: Upload on '\(partition)' completed.") }
+            store.removeIfFinished(shard)
+        }
+    }
+
+    /// One batch; a refusal that retrying cannot fix is thrown as a fatal `SyncError`.
+    private func send(_ events: [StoredEvent], partition: String, as user: User) async throws {
+        let documents = events.map { event -> JSONValue in
+            var fields: [String: JSONValue] = [
+                "_id": Value.objectId(event.id).extendedJSON, "timestamp": Value.date(event.timestamp).extendedJSON,
+                "activity": .string(event.activity), "event": event.event.map { .string($0) } ?? .null,
+                "data": event.data.map { .string($0) } ?? .null,
+            ]
+            for (key, value) in event.metadata { fields[key] = .string(value) }
+            return .object(fields)
+        }
+        do {
+            _ = try await user.authorizedRequest(
+                .POST, "events", body: .object(["partition": .string(partition), "events": .array(documents)]))
+        } catch let error as AppError where error.serverErrorCode == "InvalidSchemaChange" {
+            throw SyncError(.clientInternalError, error.message, protocolErrorCode: 225, isFatal: true)
+        } catch let error as AppError where (400..<500).contains(error.httpStatusCode ?? 0) && error.httpStatusCode != 429 {
+            throw SyncError(.clientInternalError, "The server refused events of '\(partition)': \(error.message)",
+                            isFatal: true)
+        }
+    }
+
+    /// A fatal error: logged, then the error handler, or abort when there is none.
+    private func report(_ error: SyncError, log: @Sendable (SyncLogLevel, String) -> Void) {
+        let handler = lock.withLock { () -> (@Sendable (Error) -> Void)? in
+            stoppedByFatalError = true
+            return errorHandler
+        }
+        log(.error, "Events: Received sync error: \(error.message)")
+        guard let handler else {
+            FileHandle.standardError.write(Data("Events: fatal upload error and no errorHandler: \(error.message)\n".utf8))
+            abort()
+        }
+        handler(error)
+    }
+}

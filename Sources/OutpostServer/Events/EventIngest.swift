@@ -1,0 +1,47 @@
+import Foundation
+import OutpostCore
+
+/// Stores checked event uploads in the app's `AuditEvent` collection: the schema check (development mode off) or
+/// schema recording (on) as for sync uploads, then one transaction that inserts the events not stored yet and
+/// appends one changeset for them, which sync clients subscribed to `AuditEvent` receive.
+struct EventIngest: Sendable {
+    let storage: any ServerStorage
+    let settings: SyncAppSettings
+    let engine: SyncEngine?
+
+    /// Inserts the batch's new events; returns how many were new. Nothing is written when it throws.
+    func insert(_ batch: EventBatch) async throws -> Int {
+        guard !batch.documents.isEmpty else { return 0 }
+        var written: [String: Value] = [:]
+        for document in batch.documents {
+            for (field, value) in document.fields where written[field] == nil || written[field] == .null {
+                written[field] = value
+            }
+        }
+        if let engine {
+            do {
+                try await engine.checkSchema(settings: settings, written: [EventBatch.collection: written])
+            } catch let error as SyncProtocolError {
+                throw APIError(status: .badRequest, errorCode: "InvalidSchemaChange", code: "invalidSchemaChange",
+                               message: error.message)
+            }
+        } else if let error = SchemaGuard(settings: settings).check([EventBatch.collection: written]) {
+            throw APIError(status: .badRequest, errorCode: "InvalidSchemaChange", code: "invalidSchemaChange",
+                           message: error.message)
+        }
+        let documents = batch.documents
+        let (version, inserted) = try await storage.transaction(appId: settings.appId) { transaction -> (Int64?, Int) in
+            let keys = documents.map { $0["_id"]! }
+            let existing = try await transaction.documents(collection: EventBatch.collection, primaryKeys: keys)
+            var changes: [DocumentChange] = []
+            changes.reserveCapacity(documents.count)
+            for document in documents where existing[document["_id"]!] == nil {
+                changes.append(DocumentChange(collection: EventBatch.collection, primaryKey: document["_id"]!,
+                                              before: nil, after: document, changedFields: document.sortedKeys))
+            }
+            return (try await DataAPIService.Request.write(changes, in: transaction), changes.count)
+        }
+        if let version { await engine?.announce(appId: settings.appId, serverVersion: version) }
+        return inserted
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import OutpostCore
+
+/// Outpost-only: where the event library's stores upload their events,
+/// `POST /api/client/v2.0/app/{appId}/events` (see `docs/events.md`, "Upload protocol").
+///
+/// The body is `{"partition": "<prefix>-<ObjectId>", "events": [<AuditEvent documents in Extended JSON>]}`,
+/// authenticated by the uploading user's access token. Every event is checked before anything is written; the
+/// new ones are inserted into the `AuditEvent` collection in one transaction, and events whose `_id` is already
+/// stored are skipped, so uploading the same events again is harmless. The answer is
+/// `{"received": <n>, "inserted": <k>}`.
+struct EventUploadRoutes: Sendable {
+    let application: OutpostServerApplication
+    /// The app's sync settings (schema, development mode, partition key), or why they do not parse.
+    let settings: Result<SyncAppSettings, any Error>
+
+    /// The largest request body accepted: a batch of events; the client keeps batches far below it.
+    static let maxBodySize = 32 * 1024 * 1024
+
+    init(application: OutpostServerApplication) {
+        self.application = application
+        self.settings = Result { try SyncAppSettings(app: application.app) }
+    }
+
+    func register(on router: Router<OutpostRequestContext>) {
+        router.group(RouterPath(ClientAPIRoutes.basePath)).post("events", use: handle)
+    }
+
+    @Sendable func handle(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        let appId = context.parameters.get("appId") ?? ""
+        guard appId == application.app.appId else { throw APIError.appNotFound(appId) }
+        let user = try await application.auth.authenticate(accessToken: request.bearerToken())
+        let settings: SyncAppSettings
+        switch self.settings {
+        case .success(let parsed): settings = parsed
+        case .failure(let error):
+            throw APIError(status: .internalServerError, errorCode: "InternalServerError", code: "invalidConfiguration",
+                           message: "the app's sync settings are invalid: \(error)")
+        }
+        var request = request
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: Self.maxBodySize) } catch {
+            throw APIError(status: .contentTooLarge, errorCode: "BadRequest", code: "bodyTooLarge",
+                           message: "an event upload may be at most \(Self.maxBodySize) bytes")
+        }
+        guard case .object(let body)? = JSONValue.parse(String(buffer: buffer)) else {
+            throw APIError.badRequest("the body must be a JSON object {\"partition\": …, \"events\": […]}")
+        }
+        let batch = try EventBatch(body: body, settings: settings)
+        let ingest = EventIngest(storage: application.storage, settings: settings,
+                                 engine: application.syncHandler as? SyncEngine)
+        _ = user  // any logged-in user of the app may upload events
+        let inserted = try await ingest.insert(batch)
+        return .json(.object(["received": .int(Int64(batch.documents.count)), "inserted": .int(Int64(inserted))]))
+    }
+}
