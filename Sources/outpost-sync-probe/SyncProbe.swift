@@ -34,6 +34,14 @@ struct ProbeArguments {
     var root = "./outpost-sync-probe"
     var count = 0
     var uploadTimeout = 120.0
+    /// `sync` (the default) or `events` (see EventProbe.swift).
+    var mode = "sync"
+    /// Events mode: the shard size limit, a name that goes into every activity, metadata, and whether an error
+    /// handler is set (`off` leaves it nil, so a fatal upload error aborts the process).
+    var shardSize = 256 * 1024 * 1024
+    var run = "run"
+    var metadata: [String: String]?
+    var errorHandler = true
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -45,6 +53,14 @@ struct ProbeArguments {
             case "--root": root = value
             case "--count": count = try Self.number(value, flag)
             case "--upload-timeout": uploadTimeout = Double(try Self.number(value, flag))
+            case "--mode": mode = value
+            case "--shard-size": shardSize = try Self.number(value, flag)
+            case "--run": run = value
+            case "--metadata":
+                let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { throw ProbeError("--metadata needs key=value, got \(value)") }
+                metadata = [parts[0]: parts[1]]
+            case "--error-handler": errorHandler = value != "off"
             default: throw ProbeError("unknown option \(flag)")
             }
         }
@@ -90,6 +106,9 @@ struct SyncProbe {
             user = try await app.login(credentials: .anonymous)
         }
         say("user \(user.id)")
+        if arguments.mode == "events" {
+            try await EventProbe.run(arguments, app: app, user: user, root: root)
+        }
         var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
             subscriptions.append(QuerySubscription<ProbeItem>(name: "all"))
         })

@@ -16,9 +16,14 @@ final class SyncProbeProcess: Sendable {
 
     /// Starts the probe against `server` with its users and files in `root`, committing `count` objects.
     static func launch(server: String, appId: String, root: URL, count: Int) throws -> SyncProbeProcess {
+        try launch(arguments: ["--server", server, "--app", appId, "--root", root.path, "--count", "\(count)"])
+    }
+
+    /// Starts the probe with these arguments (see Sources/outpost-sync-probe).
+    static func launch(arguments: [String]) throws -> SyncProbeProcess {
         let process = Process()
         process.executableURL = try OutpostServerProcess.builtExecutableURL(named: "outpost-sync-probe")
-        process.arguments = ["--server", server, "--app", appId, "--root", root.path, "--count", "\(count)"]
+        process.arguments = arguments
         let probe = SyncProbeProcess(process: process)
         let out = Pipe()
         let err = Pipe()
@@ -67,6 +72,9 @@ final class SyncProbeProcess: Sendable {
     }
 
     var isRunning: Bool { process.isRunning }
+
+    /// Whether the exited process was ended by a signal (then `waitForExit` returns the signal's number).
+    var terminatedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
 
     /// Polls until `condition` holds for the printed lines; throws when the probe exits first or time runs out.
     func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: ([String]) -> Bool) async throws {

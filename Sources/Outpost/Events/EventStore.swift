@@ -60,7 +60,9 @@ final class EventStore: @unchecked Sendable {
 
     /// Up to `limit` events of a shard (about `maxBytes` at most, but at least one), in `_id` order.
     func pendingEvents(inShard url: URL, limit: Int, maxBytes: Int) throws -> [StoredEvent] {
-        try withShard(url) { connection in
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }  // another process finished it
+        return try withShard(url) { connection in
+            guard Self.hasEventTable(connection) else { return [] }
             let statement = try connection.cached(
                 "SELECT _id, timestamp, activity, event, data, metadata FROM AuditEvent ORDER BY _id LIMIT ?")
             var events: [StoredEvent] = []
@@ -115,13 +117,23 @@ final class EventStore: @unchecked Sendable {
             guard FileManager.default.fileExists(atPath: url.path) else { return true }
             do {
                 let connection = try SQLiteConnection(path: url.path)
-                guard case .integer(0) = try connection.scalar("SELECT count(*) FROM AuditEvent") else { return false }
+                if Self.hasEventTable(connection) {
+                    guard case .integer(0) = try connection.scalar("SELECT count(*) FROM AuditEvent") else { return false }
+                }
             } catch {
                 return false
             }
             try? FileManager.default.removeItem(atPath: url.path + "-journal")
             return (try? FileManager.default.removeItem(at: url)) != nil
         }
+    }
+
+    /// Whether the shard has its table: a process killed while creating a shard leaves a file without one, which
+    /// holds no event.
+    private static func hasEventTable(_ connection: SQLiteConnection) -> Bool {
+        if case .integer(let n)? = try? connection.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'AuditEvent'"), n > 0 { return true }
+        return false
     }
 
     /// Runs `body` with a connection to the shard: the writer's own for the current shard (under the lock), or a
@@ -131,7 +143,8 @@ final class EventStore: @unchecked Sendable {
             if let current, url.deletingPathExtension().lastPathComponent == current.id.stringValue {
                 return try body(current.connection)
             }
-            return try body(try SQLiteConnection(path: url.path))
+            // Not created again if another process deleted it in the meantime.
+            return try body(try SQLiteConnection(path: url.path, create: false))
         }
     }
 

@@ -11,9 +11,9 @@ final class SQLiteConnection {
     /// buffered). Set only while there are some.
     var willRunStatement: (() -> Void)?
 
-    init(path: String, readOnly: Bool = false) throws {
+    init(path: String, readOnly: Bool = false, create: Bool = true) throws {
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
