@@ -19,12 +19,28 @@ final class EvLinks: Object {
     }
 }
 
+/// A class serialized by its own method, which follows a link while it runs.
+final class EvBadge: Object, CustomEventRepresentable {
+    @Persisted(primaryKey: true) var _id: Int
+    @Persisted var owner: EvPerson?
+
+    func customEventRepresentation() -> String {
+        #"{"owner":"\#(owner?.name ?? "")"}"#
+    }
+}
+
+/// Holds a badge.
+final class EvHolder: Object {
+    @Persisted(primaryKey: true) var _id: Int
+    @Persisted var badge: EvBadge?
+}
+
 /// Read events for following links and collection elements, and link expansion (reference §2, §4.3).
 @Suite(.timeLimit(.minutes(3))) struct EventReadTests {
     /// People 1 A, 2 B, 3 C; links 1 { person A, people [B, C], peopleSet [A], peopleByName {B, C}, embedded 5 }.
     private func realmWithLinks() async throws -> Realm {
         let realm = try await Realm(configuration: try localEventConfiguration(
-            types: [EvPerson.self, EvLinks.self, EvEmbedded.self]))
+            types: [EvPerson.self, EvLinks.self, EvEmbedded.self, EvBadge.self, EvHolder.self]))
         try realm.write {
             let people = [(1, "A"), (2, "B"), (3, "C")].map { EvPerson($0.0, $0.1, $0.0) }
             for person in people { realm.add(person) }
@@ -270,5 +286,34 @@ final class EvLinks: Object {
             "s:" + read("EvLinks", links()),
             "s:" + read("EvPerson", person(1)),
         ])
+    }
+
+    @Test func customRepresentationsExpandAsThemselvesAndTheirOwnReadsAreNotRecorded() async throws {
+        let realm = try await realmWithLinks()
+        try realm.write {
+            let badge = realm.create(EvBadge.self, value: ["_id": 7])
+            badge.owner = realm.object(ofType: EvPerson.self, forPrimaryKey: 1)
+            realm.create(EvHolder.self, value: ["_id": 1, "badge": badge])
+        }
+        let scope = realm.events!.beginScope(activity: "s")
+        let holder = try #require(realm.object(ofType: EvHolder.self, forPrimaryKey: 1))
+        #expect(holder.badge?._id == 7)
+        try await scope.commit()
+        #expect(try reads(realm) == [
+            #"s:{"type":"EvHolder","value":[{"_id":1,"badge":{"owner":"A"}}]}"#,
+            #"s:{"type":"EvBadge","value":[{"owner":"A"}]}"#,
+        ])
+    }
+
+    @Test func writeEventsKeepLinksAsPrimaryKeysAfterTheyWereFollowed() async throws {
+        let realm = try await realmWithLinks()
+        let scope = realm.events!.beginScope(activity: "s")
+        let parent = try #require(realm.object(ofType: EvLinks.self, forPrimaryKey: 1))
+        _ = parent.people.first
+        try realm.write { parent.person = nil }
+        try await scope.commit()
+        let data = try storedData(realm)
+        #expect(data.count == 3)
+        #expect(data[2] == #"{"EvLinks":{"modifications":[{"newValue":{"person":null},"oldValue":\#(links())}]}}"#)
     }
 }
