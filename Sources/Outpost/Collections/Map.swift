@@ -37,7 +37,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 
     public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> {
         accessor?.eventRecordLinkReads(storedEntries.map(\.1))  // element objects are reads (event library)
-        return storedEntries.map { (key: Key(_outpostKey: $0.0), value: Value._load($0.1) ?? Value._defaultValue()) }.makeIterator()
+        return storedEntries.map { (key: Key(_outpostKey: $0.0), value: Value._load($0.1) ?? Value._defaultValue()) }
+            .makeIterator()
     }
 
     private func update(_ body: (inout [Key: Value]) -> Void) {

@@ -47,7 +47,9 @@ struct EventLinkExpansion {
     }
 
     private func json(_ object: EventObject, at position: Position, path: Set<ObjectKey>) throws -> JSONValue {
-        guard !lastAccess.isEmpty, case .document(let document) = object else { return try EventSerializer.json(object) }
+        guard !lastAccess.isEmpty, case .document(let document) = object else {
+            return try EventSerializer.json(object)
+        }
         var path = path
         path.insert(ObjectKey(className: position.className, rowid: position.rowid))
         var fields: [String: JSONValue] = [:]
@@ -68,7 +70,8 @@ struct EventLinkExpansion {
                         _ path: Set<ObjectKey>) throws -> JSONValue? {
         switch value {
         case .link(_, let primaryKey):
-            guard let target = linked[value], !path.contains(ObjectKey(className: target.className, rowid: target.rowid))
+            guard let target = linked[value],
+                !path.contains(ObjectKey(className: target.className, rowid: target.rowid))
             else { return EventSerializer.json(primaryKey) ?? .null }
             let at = Position(className: target.className, rowid: target.rowid, version: position.version,
                               index: position.index)

@@ -26,9 +26,8 @@ extension RealmInstance {
         // An embedded parent is serialized inline in its owner, where its links are not tracked.
         let tracksParent = !parent.table.schema.isEmbedded
         var captured: [Value: EventLinkTarget]?
-        if tracksParent
-            && eventReads.needsCapture(property, scopes: context.scopeGeneration, version: version, writes: writeCounter)
-        {
+        let scopes = context.scopeGeneration
+        if tracksParent && eventReads.needsCapture(property, scopes: scopes, version: version, writes: writeCounter) {
             captured = eventLinkTargets(parent, propertyIndex: propertyIndex)
         }
         var isFirst = true
