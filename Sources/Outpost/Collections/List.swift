@@ -45,6 +45,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             let items = storedElements
             precondition(position >= 0 && position < items.count,
                          "Index \(position) is out of bounds (must be less than \(items.count)).")
+            accessor!.eventRecordLinkRead(items[position])  // an element object is a read (event library)
             return Element._load(items[position]) ?? Element._defaultValue()
         }
         set {

@@ -30,10 +30,15 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 
     public var count: Int { storedEntries.count }
     public var keys: [Key] { storedEntries.map { Key(_outpostKey: $0.0) } }
-    public var values: [Value] { storedEntries.map { Value._load($0.1) ?? Value._defaultValue() } }
+    public var values: [Value] {
+        accessor?.eventRecordLinkReads(storedEntries.map(\.1))  // element objects are reads (event library)
+        return storedEntries.map { Value._load($0.1) ?? Value._defaultValue() }
+    }
 
     public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> {
-        storedEntries.map { (key: Key(_outpostKey: $0.0), value: Value._load($0.1) ?? Value._defaultValue()) }.makeIterator()
+        accessor?.eventRecordLinkReads(storedEntries.map(\.1))  // element objects are reads (event library)
+        return storedEntries.map { (key: Key(_outpostKey: $0.0), value: Value._load($0.1) ?? Value._defaultValue()) }
+            .makeIterator()
     }
 
     private func update(_ body: (inout [Key: Value]) -> Void) {
@@ -49,7 +54,14 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     }
 
     public subscript(key: Key) -> Value? {
-        get { dictionary[key] }
+        get {
+            if let accessor, accessor.row.realm.eventContext != nil,
+                let entry = storedEntries.first(where: { $0.0 == key._outpostKey })
+            {
+                accessor.eventRecordLinkRead(entry.1)  // an element object is a read (event library)
+            }
+            return dictionary[key]
+        }
         set { update { $0[key] = newValue } }
     }
 

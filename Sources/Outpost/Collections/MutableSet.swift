@@ -26,7 +26,11 @@ public final class MutableSet<Element: RealmCollectionValue & Hashable>: Sequenc
 
     public var count: Int { elements.count }
     public var isEmpty: Bool { count == 0 }
-    public func makeIterator() -> IndexingIterator<[Element]> { elements.makeIterator() }
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        // Iterating reads every element object (event library), as Realm's batched enumeration does.
+        accessor?.eventRecordLinkReads(storedElements)
+        return elements.makeIterator()
+    }
     public func contains(_ object: Element) -> Bool { elements.contains(object) }
 
     private func update(_ body: (inout [Element]) -> Void) {

@@ -144,7 +144,9 @@ public struct _PropertyAccessor {
     }
 
     public func read() -> _StoredValue {
-        row.read(property: propertyIndex)
+        let value = row.read(property: propertyIndex)
+        eventRecordLinkRead(value)  // following a link is a read (event library)
+        return value
     }
 
     public func write(_ value: _StoredValue) {

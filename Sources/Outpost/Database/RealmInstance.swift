@@ -42,6 +42,8 @@ final class RealmInstance {
     var eventContext: EventContext?
     /// While a scope is active: each modified or deleted row as it was before the transaction, by class and rowid.
     var eventOldValues: [String: [Int64: EventObject]] = [:]
+    /// Read-event bookkeeping (Events/EventReadState.swift).
+    var eventReads = EventReadState()
 
     var tablesByName: [String: TableInfo] = [:]
     var tablesByType: [ObjectIdentifier: TableInfo] = [:]

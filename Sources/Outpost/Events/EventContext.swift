@@ -70,6 +70,9 @@ final class EventContext: @unchecked Sendable {
 
     func isActive(_ id: Int) -> Bool { lock.withLock { activeLocked[id] != nil } }
 
+    /// Changes whenever a scope begins (read events use it to know that every active scope saw an earlier record).
+    var scopeGeneration: Int { lock.withLock { nextScopeId } }
+
     /// Ends a scope and returns what it recorded. A scope that is not active is a programming error.
     func endScope(_ id: Int) -> [RecordedEvent] {
         let events = lock.withLock { () -> [RecordedEvent]? in

@@ -8,13 +8,18 @@ enum EventSerializer {
     /// The rows of a committed scope, ids generated now (so `_id` order is store order). Throws, storing nothing,
     /// when a ``CustomEventRepresentable`` returned invalid JSON.
     static func rows(for events: [RecordedEvent], activity: String, metadata: [String: String]) throws -> [StoredEvent] {
+        let groups = combined(events)
+        let expansion = EventLinkExpansion(recorded: events, combined: groups)
         var out: [StoredEvent] = []
-        for event in combined(events) {
+        for (index, event) in groups.enumerated() {
             let (type, data): (String, JSONValue)
             switch event.kind {
-            case .read(let className, _, let objects, _, _):
-                let value = try objects.keys.sorted().map { try json(objects[$0]!) }
-                (type, data) = ("read", .object(["type": .string(className), "value": .array(value)]))
+            case .read(let read):
+                let value = try read.objects.keys.sorted().map { rowid in
+                    try expansion.json(read.objects[rowid]!, className: read.className, rowid: rowid,
+                                       version: read.version, index: index)
+                }
+                (type, data) = ("read", .object(["type": .string(read.className), "value": .array(value)]))
             case .write(let classes):
                 guard let payload = try writePayload(classes) else { continue }
                 (type, data) = ("write", payload)
@@ -25,26 +30,45 @@ enum EventSerializer {
         return out
     }
 
-    /// Combines consecutive reads (reference §2.3): a read of the same class at the same version right after a
-    /// query joins that query; an object read repeating the previous object read is dropped.
+    /// Combines reads, then drops the empty ones (reference §2.3). A query read right after a query read of the same
+    /// class and version joins it, and so does an object read; an object read repeating the previous object read
+    /// (same class, object and version) is dropped. The rest start new groups. Then a read left with no object that
+    /// existed at its version is dropped. A read that joins a query or is dropped loses its link access (§4.3).
     static func combined(_ events: [RecordedEvent]) -> [RecordedEvent] {
         var out: [RecordedEvent] = []
+        var previousQuery: Int?
+        var previousObject: Int?
         for event in events {
-            if case .read(let className, let version, let objects, let order, let isQuery) = event.kind,
-                let last = out.last, case .read(let lastClass, let lastVersion, let lastObjects, let lastOrder, let lastIsQuery) = last.kind,
-                lastClass == className, lastVersion == version
+            guard case .read(let read) = event.kind else {
+                out.append(event)
+                continue
+            }
+            if let q = previousQuery, case .read(var query) = out[q].kind, query.className == read.className,
+                query.version == read.version
             {
-                if lastIsQuery {
-                    out[out.count - 1].kind = .read(className: className, version: version,
-                        objects: lastObjects.merging(objects) { a, _ in a }, order: lastOrder + order, isQuery: true)
+                query.objects.merge(read.objects) { first, _ in first }
+                query.order += read.order
+                out[q].kind = .read(query)
+                continue
+            }
+            if read.isQuery {
+                previousQuery = out.count
+                previousObject = nil
+            } else {
+                if let o = previousObject, case .read(let last) = out[o].kind, last.className == read.className,
+                    last.version == read.version, last.order == read.order
+                {
                     continue
                 }
-                if !isQuery && order == lastOrder { continue }
+                previousObject = out.count
+                previousQuery = nil
             }
-            if case .read(_, _, let objects, _, _) = event.kind, objects.isEmpty { continue }
             out.append(event)
         }
-        return out
+        return out.filter { event in
+            if case .read(let read) = event.kind { return !read.objects.isEmpty }
+            return true
+        }
     }
 
     /// `{"<Class>": {"insertions": […], "deletions": […], "modifications": [{"oldValue", "newValue"}]}}`, nil when

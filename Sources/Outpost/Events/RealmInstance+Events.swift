@@ -8,11 +8,15 @@ extension RealmInstance {
     @inline(__always)
     var isRecordingEvents: Bool {
         guard let context = eventContext else { return false }
-        return context.hasActiveScopes && !(syncRecorder?.isApplyingDownload ?? false)
+        return context.hasActiveScopes && !eventReads.isCapturing && !(syncRecorder?.isApplyingDownload ?? false)
     }
 
-    /// The object as an event captures it now.
+    /// The object as an event captures it now. Reads made while capturing (by a ``CustomEventRepresentable``) are
+    /// not recorded.
     func eventObject(_ table: TableInfo, rowid: Int64) -> EventObject? {
+        let wasCapturing = eventReads.isCapturing
+        eventReads.isCapturing = true
+        defer { eventReads.isCapturing = wasCapturing }
         if let type = table.objectType, type is CustomEventRepresentable.Type,
             let object = object(table, rowid) as? CustomEventRepresentable
         {
@@ -72,7 +76,7 @@ extension RealmInstance {
             if inserted?.isInserted(rowid) ?? false { continue }
             if let object = eventObject(table, rowid: rowid) { objects[rowid] = object }
         }
-        context.record(RecordedEvent(timestamp: timestamp, kind: .read(
-            className: table.className, version: historyVersion, objects: objects, order: rowids, isQuery: isQuery)))
+        context.record(RecordedEvent(timestamp: timestamp, kind: .read(EventRead(
+            className: table.className, version: historyVersion, objects: objects, order: rowids, isQuery: isQuery))))
     }
 }

@@ -20,8 +20,8 @@ struct EventWriteChanges: Sendable {
 /// A read or write recorded while a scope was active, kept until the scope is committed or cancelled.
 struct RecordedEvent: Sendable {
     enum Kind: Sendable {
-        /// Objects of one class read at one version (a query, or one object).
-        case read(className: String, version: Int64, objects: [Int64: EventObject], order: [Int64], isQuery: Bool)
+        /// Objects of one class read at one version (a query, one object, or one object reached through a link).
+        case read(EventRead)
         /// One committed transaction: class name → changes.
         case write([String: EventWriteChanges])
     }

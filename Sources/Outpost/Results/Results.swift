@@ -66,10 +66,31 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         instance.eventRecordRead(table, rowids: cache.rowids, isQuery: true)
     }
 
+    /// Event library: iterating works on a snapshot of the results, which Realm records as a query read of every
+    /// object in it (the reads of the objects produced then join that query).
+    private func recordEventIteration(_ snapshot: [Int64]) {
+        guard instance.isRecordingEvents else { return }
+        if !query.filters.isEmpty || !query.suffixes.isEmpty {
+            let evaluated = (cache.version, cache.writeCounter)
+            if let recorded = cache.eventRecordedAt, recorded == evaluated, snapshot == cache.rowids { return }
+            cache.eventRecordedAt = evaluated
+        }
+        instance.eventRecordRead(table, rowids: snapshot, isQuery: true)
+    }
+
     // MARK: Collection access
 
-    public var count: Int { rowids.count }
-    public var isEmpty: Bool { rowids.isEmpty }
+    public var count: Int {
+        let ids = rowids
+        // Counting evaluates a query with `distinct` (Realm records that as a query read); other counts read nothing.
+        if instance.eventContext != nil, let first = ids.first,
+            query.suffixes.contains(where: { if case .distinct = $0 { true } else { false } })
+        {
+            recordEventRead(first)
+        }
+        return ids.count
+    }
+    public var isEmpty: Bool { count == 0 }
     public var first: Element? { rowids.first.map(element) }
     public var last: Element? { rowids.last.map(element) }
 
@@ -113,6 +134,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
                 page = results.instance.objects(results.table, rowids: rowids[position..<Swift.min(rowids.count, position + 256)])
             }
             let object = page[position - pageStart]
+            if position == 0 && results.instance.eventContext != nil { results.recordEventIteration(rowids) }
             position += 1
             return (object as! Element)
         }
