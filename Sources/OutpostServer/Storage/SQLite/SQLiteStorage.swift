@@ -56,7 +56,25 @@ public final class SQLiteStorage: ServerStorage {
 
     public func close() async throws {
         broadcaster.finish()
-        try await run("close the database") { try writer.close() }
+        try await run("close the database") { try await Self.closeOffTheCooperativePool(writer) }
+    }
+
+    /// `DatabasePool.close()` blocks until every reader is returned to the pool. Blocking a thread of Swift's
+    /// cooperative pool (two threads on a two-core machine) could starve the very task that returns a reader, so
+    /// the close runs on a thread of its own.
+    static func closeOffTheCooperativePool(_ writer: any DatabaseWriter) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            let thread = Thread {
+                do {
+                    try writer.close()
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.name = "outpost-sqlite-close"
+            thread.start()
+        }
     }
 
     // MARK: Helpers
