@@ -7,7 +7,8 @@ import ServiceLifecycle
 // The seed page "Write data to a synced realm", end to end: an embedded outpost-server (SQLite, temporary data
 // directory, the page's `owner-read-write` role, `complexity` and `ownerId` queryable), two users, and the page's
 // three writes. The legal write reaches the user's second device; the complexity-7 and wrong-owner writes come back
-// as compensating writes with their reasons. The other user sees none of it.
+// as compensating writes with their reasons. The other user sees none of it. Last, the Event Library records a read
+// scope, a write scope and a custom event, and the demo fetches them from the server's AuditEvent collection.
 //
 //     swift run outpost-sync-demo
 
@@ -23,9 +24,11 @@ let appJSON = """
       "app_id": "seed-demo",
       "auth": { "anonymous": { "enabled": true }, "email_password": { "enabled": true, "auto_confirm": true } },
       "sync": { "mode": "flexible", "queryable_fields_names": ["_id", "complexity", "ownerId"], "development_mode_enabled": true },
+      "data_api": { "enabled": true },
       "rules": { "Item": { "roles": [ { "name": "owner-read-write", "apply_when": {},
         "document_filters": { "read": { "ownerId": "%%user.id" }, "write": { "ownerId": "%%user.id" } },
-        "read": true, "write": true } ] } }
+        "read": true, "write": true } ] },
+        "AuditEvent": { "roles": [ { "name": "read-events", "apply_when": {}, "read": true, "write": false } ] } }
     }
     """
 
@@ -87,6 +90,8 @@ try await withEmbeddedServer { baseURL in
     print("User 1 logged in: \(user.id)")
     var flexSyncConfig = user.flexibleSyncConfiguration()
     flexSyncConfig.objectTypes = [Item.self]
+    // The Event Library (step 5): events are recorded only inside scopes.
+    flexSyncConfig.eventConfiguration = EventConfiguration(metadata: ["username": "Jason Bourne"])
     let realm = try await Realm(configuration: flexSyncConfig)
     let subscriptions = realm.subscriptions
     try await subscriptions.update {
@@ -144,6 +149,29 @@ try await withEmbeddedServer { baseURL in
     otherConfig.objectTypes = [Item.self]
     let otherRealm = try await Realm(configuration: otherConfig, downloadBeforeOpen: .always)
     print("User 2 (\(other.id)) has \(otherRealm.objects(Item.self).count) item(s)")
+
+    print("\n5. Events: a read scope, a write scope and a custom event, stored in the server's AuditEvent collection")
+    let events = realm.events!
+    let readScope = events.beginScope(activity: "read items")
+    let simpleItems = realm.objects(Item.self).where { $0.complexity <= 4 }
+    print("Found this item: \(simpleItems.first!.itemName)")
+    try await readScope.commit()
+    let writeScope = events.beginScope(activity: "rename item")
+    try realm.write { simpleItems.first!.itemName = "Learn Realm CRUD stuff, then events" }
+    try await writeScope.commit()
+    try await events.recordEvent(activity: "demo", eventType: "custom event", data: "the demo is almost done")
+    let auditEvents = user.mongoClient("mongodb-atlas").database(named: "outpost").collection(withName: "AuditEvent")
+    var stored: [Document] = []
+    for _ in 0..<200 where stored.count < 3 {  // the upload runs in the background
+        stored = try await auditEvents.find(filter: [:])
+        if stored.count < 3 { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    print("The server's AuditEvent collection holds \(stored.count) event(s):")
+    for event in stored.sorted(by: { ($0["_id"]??.objectIdValue?.stringValue ?? "") < ($1["_id"]??.objectIdValue?.stringValue ?? "") }) {
+        let field = { (name: String) in event[name]??.stringValue ?? "null" }
+        print("  event: \(field("event")), activity: \(field("activity")), username: \(field("username"))")
+        print("    data: \(field("data"))")
+    }
 
     for u in app.allUsers.values where u.isLoggedIn { try await u.logOut() }
     print("\nDone.")
