@@ -8,8 +8,10 @@ import OutpostServerTesting
 //             bare protocol clients (no client library);
 //   upload    100k objects committed and uploaded by one client, vs. the same rows written with the SQLite C API;
 //   open      first open with `.always` of a database subscribed to those 100k objects, vs. reading them from the
-//             server's database directly.
-// Usage: outpost-sync-bench [latency|upload|all] [objects]. The server is a separate `outpost-server` process on its
+//             server's database directly;
+//   events    (issue #5) upload of 100k stored events to the server's AuditEvent collection, vs. inserting the same
+//             documents straight into the server's kind of database.
+// Usage: outpost-sync-bench [latency|upload|events|all] [objects]. The server is a separate `outpost-server` process on its
 // embedded SQLite default (build it first: swift build -c release --product outpost-server).
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
@@ -203,5 +205,10 @@ if which == "upload" || which == "all" {
     sqlite3_close(server)
     print(String(format: "first open .always of %d objects: outpost %.2f s (%d objects), baseline (read the server's database) %.2f s (%d rows), ratio %.2f× (goal ≤ 3×)",
                  objects, open, count, readBaseline, rows, open / readBaseline))
+}
+if which == "events" || which == "all" {
+    let (outpost, baseline) = try await EventUploadBenchmark.run(count: objects, baseURL: baseURL, directory: directory)
+    print(String(format: "upload %d stored events: outpost %.2f s, baseline (insert into the server's database) %.2f s, ratio %.2f× (goal ≤ 3×)",
+                 objects, outpost, baseline, outpost / baseline))
 }
 _ = try await server.terminate()

@@ -158,6 +158,33 @@ enum EventSerializer {
 
     /// Parses a stored timestamp.
     static func date(fromTimestamp text: String) -> Date? {
+        // The store's own form, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read directly (a formatter per row dominated uploads).
+        let b = Array(text.utf8)
+        if b.count == 24, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x2E,
+            b[23] == 0x5A
+        {
+            func number(_ range: Range<Int>) -> Int? {
+                var n = 0
+                for i in range {
+                    guard (0x30...0x39).contains(b[i]) else { return nil }
+                    n = n * 10 + Int(b[i] - 0x30)
+                }
+                return n
+            }
+            if let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+                let minute = number(14..<16), let second = number(17..<19), let millis = number(20..<23),
+                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            {
+                var parts = tm()
+                parts.tm_year = Int32(year - 1900)
+                parts.tm_mon = Int32(month - 1)
+                parts.tm_mday = Int32(day)
+                parts.tm_hour = Int32(hour)
+                parts.tm_min = Int32(minute)
+                parts.tm_sec = Int32(second)
+                return Date(timeIntervalSince1970: Double(timegm(&parts)) + Double(millis) / 1000)
+            }
+        }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.date(from: text)

@@ -67,6 +67,20 @@ private func runSeedSamples(config: Realm.Configuration, updateUsername: () -> V
 }
 
 @Suite(.timeLimit(.minutes(3))) struct EventLibraryTests {
+    /// The store's timestamps (UTC, milliseconds) read back to the same millisecond; other text is not a timestamp.
+    @Test func storedTimestampsReadBackToTheMillisecond() {
+        for seconds in [0.0, 1.678, 1_704_164_645.678, 1_900_000_000.999, -1.5, 951_782_400.001] {
+            let text = EventSerializer.timestamp(Date(timeIntervalSince1970: seconds))
+            let back = EventSerializer.date(fromTimestamp: text)
+            #expect(back.map(EventSerializer.timestamp) == text)
+            #expect(abs((back?.timeIntervalSince1970 ?? 0) - seconds) < 0.001, "\(text)")
+        }
+        #expect(EventSerializer.date(fromTimestamp: "2000-02-29T00:00:00.001Z")?.timeIntervalSince1970 == 951_782_400.001)
+        #expect(EventSerializer.date(fromTimestamp: "2024-13-01T00:00:00.000Z") == nil)
+        #expect(EventSerializer.date(fromTimestamp: "2024-01-0xT00:00:00.000Z") == nil)
+        #expect(EventSerializer.date(fromTimestamp: "nonsense") == nil)
+    }
+
     @Test func seedSamplesRecordOnAPartitionSyncedRealm() async throws {
         try await withTestServer(configuration: try partitionServerApp(appId: "events-pbs")) { server in
             try await withClientApp(server) { app in

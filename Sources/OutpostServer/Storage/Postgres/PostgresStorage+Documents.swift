@@ -45,7 +45,7 @@ extension PostgresStorage {
         let puts = writes.puts
         let deletes = writes.deletes
         let versions = writes.changesets.map(\.serverVersion)
-        let history = try writes.changesets.map { try StorageCoding.encode($0.draft, what: "changeset") }
+        let history = try writes.changesets.map { try $0.draft.storageText() }
         let progress = writes.progress.sorted { $0.key < $1.key }
         let payload = versions.last.map {
             ChangeBroadcaster.payload(of: ChangeNotification(appId: appId, serverVersion: $0))

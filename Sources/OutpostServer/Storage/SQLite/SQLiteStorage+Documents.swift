@@ -30,7 +30,7 @@ extension SQLiteStorage {
         let puts = writes.puts
         let deletes = writes.deletes
         let history = try writes.changesets.map {
-            ($0.serverVersion, try StorageCoding.encode($0.draft, what: "changeset"))
+            ($0.serverVersion, try $0.draft.storageText())
         }
         let progress = writes.progress.sorted { $0.key < $1.key }
         let base = writes.baseVersion
