@@ -62,6 +62,12 @@ package enum JSONValue: Hashable, Sendable {
 
     package static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings need no escaping: appended whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
