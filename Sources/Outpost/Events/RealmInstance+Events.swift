@@ -30,6 +30,13 @@ extension RealmInstance {
         let table = row.table
         if changes.tables[table.className]?.isInserted(row.rowid) ?? false { return }
         if eventOldValues[table.className]?[row.rowid] != nil { return }
+        if let format = table.eventRowFormat, row.loadedVersion == snapshotVersion, !row.isDeleted,
+            row.epoch == invalidationEpoch
+        {
+            // The row being changed holds this version's values.
+            eventOldValues[table.className, default: [:]][row.rowid] = .row(format, row.values)
+            return
+        }
         if pendingInserts.table != nil { flushPendingInserts() }
         if let object = eventObject(table, rowid: row.rowid) {
             eventOldValues[table.className, default: [:]][row.rowid] = object
