@@ -34,12 +34,12 @@ extension RealmInstance {
             row.epoch == invalidationEpoch
         {
             // The row being changed holds this version's values.
-            eventOldValues[table.className, default: [:]][row.rowid] = .row(format, row.values)
+            eventOldValues[table.className, default: [:]][row.rowid] = (.row(format, row.values), row)
             return
         }
         if pendingInserts.table != nil { flushPendingInserts() }
         if let object = eventObject(table, rowid: row.rowid) {
-            eventOldValues[table.className, default: [:]][row.rowid] = object
+            eventOldValues[table.className, default: [:]][row.rowid] = (object, row)
         }
     }
 
@@ -57,14 +57,24 @@ extension RealmInstance {
                     if let object = eventObject(table, rowid: rowid) { entry.insertions.append(object) }
                 }
                 for rowid in t.deletions.sorted() {
-                    if let object = old[rowid] { entry.deletions.append(object) }
+                    if let object = old[rowid]?.object { entry.deletions.append(object) }
                 }
             }
             var modified = Set<Int64>()
-            for rowids in t.modifiedRows.values { modified.formUnion(rowids) }
+            if t.modifiedRows.count == 1 {
+                modified = t.modifiedRows.first!.value
+            } else {
+                for rowids in t.modifiedRows.values { modified.formUnion(rowids) }
+            }
+            let format = table.eventRowFormat
             for rowid in modified.sorted() where !t.isInserted(rowid) && !t.deletions.contains(rowid) {
-                guard let before = old[rowid], let after = eventObject(table, rowid: rowid) else { continue }
-                entry.modifications.append((before, after))
+                guard let (before, row) = old[rowid] else { continue }
+                if let format, row.loadedVersion == snapshotVersion, !row.isDeleted, row.epoch == invalidationEpoch {
+                    // The changed row's storage holds the values being committed.
+                    entry.modifications.append((before, .row(format, row.values)))
+                } else if let after = eventObject(table, rowid: rowid) {
+                    entry.modifications.append((before, after))
+                }
             }
             if !entry.isEmpty { classes[className] = entry }
         }
