@@ -2,9 +2,9 @@ import Foundation
 import Outpost
 
 // Usage: swift run -c release outpost-bench [objects=100000] [rounds=5]
-// Each case runs beside its raw SQLite C API baseline in this process; the medians and their
-// ratio are printed. Figures go to BENCHMARKS.md.
-
+//        swift run -c release outpost-bench events [rounds=9]
+// Each case runs beside its baseline in this process (raw SQLite C API; for `events`, the same work without an
+// event scope); the medians and their ratio are printed. Figures go to BENCHMARKS.md.
 
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
@@ -26,11 +26,19 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-func report(_ name: String, outpost: [Double], baseline: [Double], goal: Double) {
+func report(_ name: String, outpost: [Double], baseline: [Double], goal: Double, baselineName: String = "raw SQLite") {
     let o = median(outpost), b = median(baseline)
     let ratio = o / b
-    print(String(format: "%-58@ outpost %8.1f ms | raw SQLite %8.1f ms | ratio %.2f× (goal ≤ %.1f×) %@",
-                 name as NSString, o * 1000, b * 1000, ratio, goal, ratio <= goal ? "ok" : "OVER"))
+    print(String(format: "%-58@ outpost %8.1f ms | %@ %8.1f ms | ratio %.2f× (goal ≤ %.1f×) %@",
+                 name as NSString, o * 1000, baselineName as NSString, b * 1000, ratio, goal,
+                 ratio <= goal ? "ok" : "OVER"))
+}
+
+/// `OUTPOST_BENCH_ONLY=write|read` runs only the scoped side of that events case.
+if arguments.count > 1 && arguments[1] == "events" {
+    try EventsBenchmark.run(rounds: arguments.count > 2 ? Int(arguments[2]) ?? 9 : 9, directory: directory, only: only)
+    try? FileManager.default.removeItem(at: directory)
+    exit(0)
 }
 
 let data = BenchData(count: count)

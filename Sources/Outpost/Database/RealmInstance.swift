@@ -40,8 +40,9 @@ final class RealmInstance {
     var subscriptionsBeingUpdated: [SubscriptionRecord]?
     /// The file's event recording state when events are on (Events/EventContext.swift).
     var eventContext: EventContext?
-    /// While a scope is active: each modified or deleted row as it was before the transaction, by class and rowid.
-    var eventOldValues: [String: [Int64: EventObject]] = [:]
+    /// While a scope is active: each modified or deleted row as it was before the transaction, by class and rowid,
+    /// with the row's storage (whose values are the new ones at commit).
+    var eventOldValues: [String: [Int64: (object: EventObject, row: ManagedRow)]] = [:]
     /// Read-event bookkeeping (Events/EventReadState.swift).
     var eventReads = EventReadState()
 

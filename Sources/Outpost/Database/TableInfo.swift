@@ -61,6 +61,9 @@ final class TableInfo {
     /// needs the general path (links, collections, `AnyRealmValue`, other types) or the class does not
     /// match the schema exactly.
     private(set) lazy var insertPlan: InsertPlan? = InsertPlan(table: self)
+    /// How events write this table's objects straight from their column values; nil when they take the general
+    /// path (links, collections, `AnyRealmValue`, `CustomEventRepresentable`).
+    private(set) lazy var eventRowFormat: EventRowFormat? = EventRowFormat(table: self)
 
     /// `tableName` overrides the table (a migration reads the old data from a table set aside).
     init(schema: ObjectSchema, objectType: ObjectBase.Type?, tableName: String? = nil) {

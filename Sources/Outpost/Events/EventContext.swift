@@ -104,6 +104,7 @@ final class EventContext: @unchecked Sendable {
                 let rows = try EventSerializer.rows(for: events, activity: activity, metadata: metadata)
                 if !rows.isEmpty { try store.append(rows) }
                 completion?(nil)
+                store.checkpointIfNeeded()
             } catch {
                 log(.error, "Error when writing scope: \(error)")
                 completion?(error)
@@ -121,6 +122,7 @@ final class EventContext: @unchecked Sendable {
                 try store.append([StoredEvent(id: ObjectId.generate(), timestamp: timestamp, activity: activity,
                                               event: eventType, data: data, metadata: metadata)])
                 completion?(nil)
+                store.checkpointIfNeeded()
             } catch {
                 log(.error, "Error when writing custom event: \(error)")
                 completion?(error)

@@ -12,17 +12,29 @@ enum EventSerializer {
         let expansion = EventLinkExpansion(recorded: events, combined: groups)
         var out: [StoredEvent] = []
         for (index, event) in groups.enumerated() {
-            let (type, data): (String, JSONValue)
+            let type: String
+            var data = EventJSONWriter(capacity: 4096)
             switch event.kind {
             case .read(let read):
-                let value = try read.objects.keys.sorted().map { rowid in
-                    try expansion.json(read.objects[rowid]!, className: read.className, rowid: rowid,
-                                       version: read.version, index: index)
+                // {"type":…,"value":[…]}, the objects in rowid order (links expanded where §4.3 says).
+                data.append("{\"type\":")
+                data.appendString(read.className)
+                data.append(",\"value\":[")
+                for (i, rowid) in read.objects.keys.sorted().enumerated() {
+                    if i > 0 { data.append(UInt8(ascii: ",")) }
+                    let object = read.objects[rowid]!
+                    if case .row(let format, let values) = object {
+                        format.write(values, to: &data)  // scalar properties only: nothing to expand
+                    } else {
+                        data.append(try expansion.json(object, className: read.className, rowid: rowid,
+                                                       version: read.version, index: index))
+                    }
                 }
-                (type, data) = ("read", .object(["type": .string(read.className), "value": .array(value)]))
+                data.append("]}")
+                type = "read"
             case .write(let classes):
-                guard let payload = try writePayload(classes) else { continue }
-                (type, data) = ("write", payload)
+                guard try writePayload(classes, to: &data) else { continue }
+                type = "write"
             }
             out.append(StoredEvent(id: ObjectId.generate(), timestamp: event.timestamp, activity: activity,
                                    event: type, data: data.text, metadata: metadata))
@@ -71,32 +83,87 @@ enum EventSerializer {
         }
     }
 
-    /// `{"<Class>": {"insertions": […], "deletions": […], "modifications": [{"oldValue", "newValue"}]}}`, nil when
-    /// the transaction changed nothing reportable.
-    static func writePayload(_ classes: [String: EventWriteChanges]) throws -> JSONValue? {
-        var root: [String: JSONValue] = [:]
-        for (className, changes) in classes where !changes.isEmpty {
-            var entry: [String: JSONValue] = [:]
-            if !changes.insertions.isEmpty { entry["insertions"] = .array(try changes.insertions.map(json)) }
-            if !changes.deletions.isEmpty { entry["deletions"] = .array(try changes.deletions.map(json)) }
-            if !changes.modifications.isEmpty {
-                entry["modifications"] = .array(try changes.modifications.map { old, new in
-                    let oldValue = try json(old)
-                    var newValue = try json(new)
-                    if case .object(let oldFields) = oldValue, case .object(let newFields) = newValue {
-                        newValue = .object(newFields.filter { oldFields[$0.key] != $0.value })
-                    }
-                    return .object(["oldValue": oldValue, "newValue": newValue])
-                })
+    /// `{"<Class>": {"insertions": […], "deletions": […], "modifications": [{"oldValue", "newValue"}]}}` (keys
+    /// sorted), appended to `out`; false, appending nothing, when the transaction changed nothing reportable.
+    static func writePayload(_ classes: [String: EventWriteChanges], to out: inout EventJSONWriter) throws -> Bool {
+        let names = classes.keys.filter { !classes[$0]!.isEmpty }.sorted()
+        guard !names.isEmpty else { return false }
+        out.append(UInt8(ascii: "{"))
+        for (i, className) in names.enumerated() {
+            let changes = classes[className]!
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.appendString(className)
+            out.append(":{")
+            var first = true
+            func section(_ name: String) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append("\"\(name)\":[")
             }
-            root[className] = .object(entry)
+            if !changes.deletions.isEmpty {
+                section("deletions")
+                for (j, object) in changes.deletions.enumerated() {
+                    if j > 0 { out.append(UInt8(ascii: ",")) }
+                    try write(object, to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            if !changes.insertions.isEmpty {
+                section("insertions")
+                for (j, object) in changes.insertions.enumerated() {
+                    if j > 0 { out.append(UInt8(ascii: ",")) }
+                    try write(object, to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            if !changes.modifications.isEmpty {
+                section("modifications")
+                for (j, (old, new)) in changes.modifications.enumerated() {
+                    if j > 0 { out.append(UInt8(ascii: ",")) }
+                    try writeModification(old: old, new: new, to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            out.append(UInt8(ascii: "}"))
         }
-        return root.isEmpty ? nil : .object(root)
+        out.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// `{"newValue":{the fields whose JSON changed},"oldValue":{…}}`.
+    static func writeModification(old: EventObject, new: EventObject, to out: inout EventJSONWriter) throws {
+        if case .row(let oldFormat, let oldValues) = old, case .row(let newFormat, let newValues) = new,
+            oldFormat === newFormat
+        {
+            out.append("{\"newValue\":")
+            newFormat.writeChanges(old: oldValues, new: newValues, to: &out)
+            out.append(",\"oldValue\":")
+            oldFormat.write(oldValues, to: &out)
+            out.append(UInt8(ascii: "}"))
+            return
+        }
+        let oldValue = try json(old)
+        var newValue = try json(new)
+        if case .object(let oldFields) = oldValue, case .object(let newFields) = newValue {
+            newValue = .object(newFields.filter { oldFields[$0.key] != $0.value })
+        }
+        out.append(JSONValue.object(["oldValue": oldValue, "newValue": newValue]))
+    }
+
+    /// One object as JSON text.
+    static func write(_ object: EventObject, to out: inout EventJSONWriter) throws {
+        if case .row(let format, let values) = object {
+            format.write(values, to: &out)
+        } else {
+            out.append(try json(object))
+        }
     }
 
     /// One object as JSON.
     static func json(_ object: EventObject) throws -> JSONValue {
         switch object {
+        case .row(let format, let values):
+            return format.json(values)
         case .document(let document):
             return json(document)
         case .custom(let className, let text):
@@ -141,19 +208,9 @@ enum EventSerializer {
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, UTC, milliseconds truncated.
     static func timestamp(_ date: Date) -> String {
-        // The tiny bias keeps values like 1.678 s (stored as 1.67799999…) at 678 ms.
-        let totalMillis = Int64((date.timeIntervalSince1970 * 1000 + 1e-4).rounded(.down))
-        var seconds = totalMillis / 1000
-        var millis = totalMillis % 1000
-        if millis < 0 {
-            millis += 1000
-            seconds -= 1
-        }
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(millis))
+        var writer = EventJSONWriter(capacity: 24)
+        writer.appendTimestamp(date)
+        return writer.text
     }
 
     /// Parses a stored timestamp.

@@ -7,7 +7,8 @@ import OutpostCore
 /// server acknowledged them, and a shard file is deleted when it is empty and no process writes to it any more
 /// (the writing process holds `<shard>.lock`). Shared process-wide per directory.
 final class EventStore: @unchecked Sendable {
-    // @unchecked Sendable: `current`, `maxShardSize` and `uploader` are guarded by `lock`; the rest is immutable.
+    // @unchecked Sendable: `current`, `maxShardSize`, `uploader` and `unCheckpointedBytes` are guarded by `lock`;
+    // the rest is immutable.
 
     let directory: URL
     let partitionPrefix: String
@@ -15,6 +16,10 @@ final class EventStore: @unchecked Sendable {
     private var maxShardSizeLocked: Int
     private var current: (id: ObjectId, connection: SQLiteConnection, lock: SyncFileLock)?
     private var uploaderLocked: EventUploader?
+    /// About how much was appended to the current shard's write-ahead log since its last checkpoint.
+    private var unCheckpointedBytes = 0
+    /// The log is copied into the shard by ``checkpointIfNeeded()`` past this size, not by the commit that grows it.
+    static let checkpointBytes = 4 * 1024 * 1024
 
     init(directory: URL, partitionPrefix: String, maxShardSize: Int) {
         self.directory = directory
@@ -123,7 +128,7 @@ final class EventStore: @unchecked Sendable {
             } catch {
                 return false
             }
-            try? FileManager.default.removeItem(atPath: url.path + "-journal")
+            for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             return (try? FileManager.default.removeItem(at: url)) != nil
         }
     }
@@ -163,6 +168,7 @@ final class EventStore: @unchecked Sendable {
                 let insert = try connection.cached(
                     "INSERT INTO AuditEvent (_id, timestamp, activity, event, data, metadata) VALUES (?, ?, ?, ?, ?, ?)")
                 for event in events {
+                    unCheckpointedBytes += 128 + (event.data?.utf8.count ?? 0)
                     try insert.run([
                         .text(event.id.stringValue), .text(EventSerializer.timestamp(event.timestamp)),
                         .text(event.activity), event.event.map { .text($0) } ?? .null,
@@ -179,13 +185,25 @@ final class EventStore: @unchecked Sendable {
         }
     }
 
+    /// Copies the current shard's write-ahead log into it once the log has grown past ``checkpointBytes``. Called
+    /// on the event worker after a completion, so commits do not wait for it.
+    func checkpointIfNeeded() {
+        lock.withLock {
+            guard let current, unCheckpointedBytes >= Self.checkpointBytes else { return }
+            unCheckpointedBytes = 0
+            try? current.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
     /// The shard to write to, rotating past the size limit (checked before each write, so a shard may end a
-    /// little over it).
+    /// little over it). The size is the database's pages, the ones still in the write-ahead log included.
     private func currentShardLocked() throws -> SQLiteConnection {
         if let current {
-            let path = directory.appendingPathComponent("\(current.id.stringValue).sqlite").path
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            if size < maxShardSizeLocked { return current.connection }
+            let size = try? current.connection.scalar(
+                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
+            guard case .integer(let bytes)? = size, bytes >= maxShardSizeLocked else { return current.connection }
+            // A finished shard becomes a single self-contained file (log checkpointed, rollback journal mode).
+            try? current.connection.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE")
             current.lock.release()
             self.current = nil
             uploaderLocked?.kick()
@@ -197,9 +215,10 @@ final class EventStore: @unchecked Sendable {
             let fileLock = SyncFileLock(lockPath: path + ".lock")
             _ = fileLock.tryAcquire()  // a fresh name: nobody else has it
             let connection = try SQLiteConnection(path: path)
-            // A rollback journal with full sync: a committed scope survives a crash or power loss, and the file
-            // size is the shard's size.
-            try connection.execute("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL")
+            // A write-ahead log with full sync: a committed scope survives a crash or power loss, at the cost of
+            // one sync of the log per scope.
+            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA wal_autocheckpoint=0")
+            unCheckpointedBytes = 0
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS AuditEvent (_id TEXT PRIMARY KEY NOT NULL, timestamp TEXT NOT NULL,
                     activity TEXT NOT NULL, event TEXT, data TEXT, metadata TEXT)

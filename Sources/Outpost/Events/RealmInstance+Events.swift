@@ -14,6 +14,9 @@ extension RealmInstance {
     /// The object as an event captures it now. Reads made while capturing (by a ``CustomEventRepresentable``) are
     /// not recorded.
     func eventObject(_ table: TableInfo, rowid: Int64) -> EventObject? {
+        if let format = table.eventRowFormat {
+            return eventRowValues(table, rowid).map { .row(format, $0) }
+        }
         let wasCapturing = eventReads.isCapturing
         eventReads.isCapturing = true
         defer { eventReads.isCapturing = wasCapturing }
@@ -31,9 +34,16 @@ extension RealmInstance {
         let table = row.table
         if changes.tables[table.className]?.isInserted(row.rowid) ?? false { return }
         if eventOldValues[table.className]?[row.rowid] != nil { return }
+        if let format = table.eventRowFormat, row.loadedVersion == snapshotVersion, !row.isDeleted,
+            row.epoch == invalidationEpoch
+        {
+            // The row being changed holds this version's values.
+            eventOldValues[table.className, default: [:]][row.rowid] = (.row(format, row.values), row)
+            return
+        }
         if pendingInserts.table != nil { flushPendingInserts() }
         if let object = eventObject(table, rowid: row.rowid) {
-            eventOldValues[table.className, default: [:]][row.rowid] = object
+            eventOldValues[table.className, default: [:]][row.rowid] = (object, row)
         }
     }
 
@@ -51,14 +61,24 @@ extension RealmInstance {
                     if let object = eventObject(table, rowid: rowid) { entry.insertions.append(object) }
                 }
                 for rowid in t.deletions.sorted() {
-                    if let object = old[rowid] { entry.deletions.append(object) }
+                    if let object = old[rowid]?.object { entry.deletions.append(object) }
                 }
             }
             var modified = Set<Int64>()
-            for rowids in t.modifiedRows.values { modified.formUnion(rowids) }
+            if t.modifiedRows.count == 1 {
+                modified = t.modifiedRows.first!.value
+            } else {
+                for rowids in t.modifiedRows.values { modified.formUnion(rowids) }
+            }
+            let format = table.eventRowFormat
             for rowid in modified.sorted() where !t.isInserted(rowid) && !t.deletions.contains(rowid) {
-                guard let before = old[rowid], let after = eventObject(table, rowid: rowid) else { continue }
-                entry.modifications.append((before, after))
+                guard let (before, row) = old[rowid] else { continue }
+                if let format, row.loadedVersion == snapshotVersion, !row.isDeleted, row.epoch == invalidationEpoch {
+                    // The changed row's storage holds the values being committed.
+                    entry.modifications.append((before, .row(format, row.values)))
+                } else if let after = eventObject(table, rowid: rowid) {
+                    entry.modifications.append((before, after))
+                }
             }
             if !entry.isEmpty { classes[className] = entry }
         }
@@ -71,12 +91,80 @@ extension RealmInstance {
         let timestamp = Date()
         var objects: [Int64: EventObject] = [:]
         let inserted = isInWriteTransaction ? changes.tables[table.className] : nil
-        for rowid in rowids where objects[rowid] == nil {
-            // Objects created in the open transaction did not exist at the version read.
-            if inserted?.isInserted(rowid) ?? false { continue }
-            if let object = eventObject(table, rowid: rowid) { objects[rowid] = object }
+        if rowids.count > 1, let format = table.eventRowFormat {
+            // A query's matches: the rows not loaded at this version are read a page at a time.
+            var wanted = rowids
+            if let inserted { wanted.removeAll { inserted.isInserted($0) } }
+            objects = eventRowObjects(table, format, wanted)
+        } else {
+            for rowid in rowids where objects[rowid] == nil {
+                // Objects created in the open transaction did not exist at the version read.
+                if inserted?.isInserted(rowid) ?? false { continue }
+                if let object = eventObject(table, rowid: rowid) { objects[rowid] = object }
+            }
         }
         context.record(RecordedEvent(timestamp: timestamp, kind: .read(EventRead(
             className: table.className, version: historyVersion, objects: objects, order: rowids, isQuery: isQuery))))
+    }
+
+    // MARK: Column values
+
+    /// A row's column values as `syncDocument` sees them: those of its storage when loaded at this version,
+    /// otherwise read from the database (nil when the row does not exist).
+    func eventRowValues(_ table: TableInfo, _ rowid: Int64) -> [SQLiteValue]? {
+        if let values = synchronized({ currentRowValues(table, rowid) }) { return values }
+        return loadRow(table, rowid)
+    }
+
+    /// Several rows as events capture them (rows that do not exist are left out), the rows not loaded at this
+    /// version read 256 per statement.
+    func eventRowObjects(_ table: TableInfo, _ format: EventRowFormat, _ rowids: [Int64]) -> [Int64: EventObject] {
+        synchronized {
+            var out: [Int64: EventObject] = [:]
+            out.reserveCapacity(rowids.count)
+            var missing: [Int64] = []
+            for rowid in rowids where out[rowid] == nil {
+                if let values = currentRowValues(table, rowid) {
+                    out[rowid] = .row(format, values)
+                } else {
+                    missing.append(rowid)
+                }
+            }
+            guard !missing.isEmpty, !table.isMissing else { return out }
+            missing = Array(Set(missing)).sorted()
+            let columns = table.propertyOfColumn.isEmpty ? "NULL" : table.columnList(alias: "t")
+            let n = Int32(table.propertyOfColumn.count)
+            var start = 0
+            while start < missing.count {
+                let page = missing[start..<min(missing.count, start + 256)]
+                start = page.endIndex
+                let placeholders = page.count == 256 ? Self.page256 : Array(repeating: "?", count: page.count).joined(separator: ",")
+                do {
+                    let stmt = try connection.cached(
+                        "SELECT t.rowid, \(columns) FROM \(table.sqlName) t WHERE t.rowid IN (\(placeholders))")
+                    stmt.reset()
+                    defer { stmt.reset() }
+                    for (i, rowid) in page.enumerated() { stmt.bindInt(rowid, at: Int32(i + 1)) }
+                    while try stmt.step() {
+                        var values: [SQLiteValue] = []
+                        values.reserveCapacity(Int(n))
+                        for c in 0..<n { values.append(stmt.value(at: c + 1)) }
+                        out[stmt.int64(at: 0)] = .row(format, values)
+                    }
+                } catch {
+                    fatalError("Outpost could not read '\(table.className)' rows: \(error)")
+                }
+            }
+            return out
+        }
+    }
+
+    /// The values of the row's storage when they belong to this version (call inside `synchronized`).
+    private func currentRowValues(_ table: TableInfo, _ rowid: Int64) -> [SQLiteValue]? {
+        table.rows.settle()
+        guard let row = table.rows[rowid], row.loadedVersion == snapshotVersion, !row.isDeleted,
+            row.epoch == invalidationEpoch
+        else { return nil }
+        return row.values
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 import OutpostCore
 
-/// One object as captured for an event: its document (links as primary keys, embedded objects inline), or the
-/// text its class's ``CustomEventRepresentable`` conformance returned.
+/// One object as captured for an event: its column values (classes of plain scalar properties), its document
+/// (links as primary keys, embedded objects inline), or the text its class's ``CustomEventRepresentable``
+/// conformance returned.
 enum EventObject: Sendable {
+    case row(EventRowFormat, [SQLiteValue])
     case document(OutpostCore.Document)
     case custom(className: String, text: String)
 }

@@ -54,7 +54,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     /// Event library: an object of an unfiltered Results is an object read; the first object produced by an
     /// evaluated query records a read of every match (Realm records query evaluation).
-    private func recordEventRead(_ rowid: Int64) {
+    func recordEventRead(_ rowid: Int64) {
         guard instance.isRecordingEvents else { return }
         if query.filters.isEmpty && query.suffixes.isEmpty {
             instance.eventRecordRead(table, rowids: [rowid], isQuery: false)

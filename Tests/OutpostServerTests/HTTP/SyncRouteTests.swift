@@ -40,9 +40,9 @@ final class RecordingSyncHandler: SyncConnectionHandler {
 
     var snapshot: [Record] { records.withLock { $0 } }
 
-    /// Waits (briefly) until a connection has finished.
+    /// Waits (up to 10 s, for loaded machines) until a connection has finished.
     func waitUntilFinished() async throws {
-        for _ in 0..<200 where !(snapshot.last?.finished ?? false) {
+        for _ in 0..<1_000 where !(snapshot.last?.finished ?? false) {
             try await Task.sleep(for: .milliseconds(10))
         }
     }

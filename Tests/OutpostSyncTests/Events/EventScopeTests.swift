@@ -59,6 +59,29 @@ import Testing
         ])
     }
 
+    /// Iterating works on a snapshot, recorded as one query read of it; a query read of the same class at the same
+    /// version joins the previous one; after a write (a new version) the next snapshot is its own read.
+    @Test func iteratingResultsRecordsTheSnapshotAsAQueryRead() async throws {
+        let realm = try await realmWithPeople()
+        let scope = realm.events!.beginScope(activity: "iterate")
+        var names: [String] = []
+        for p in realm.objects(EvPerson.self).filter("age >= 2") { names.append(p.name) }  // a query read of B, C
+        for p in realm.objects(EvPerson.self) { names.append(p.name) }  // A, B, C: joins that query
+        try realm.write { realm.add(EvPerson(4, "D", 4)) }
+        for p in realm.objects(EvPerson.self) where p._id >= 3 { names.append(p.name) }  // A, B, C, D at a new version
+        try await scope.commit()
+        #expect(names == ["B", "C", "A", "B", "C", "C", "D"])
+        let a = #"{"_id":1,"age":1,"flag":false,"name":"A"}"#
+        let b = #"{"_id":2,"age":2,"flag":false,"name":"B"}"#
+        let c = #"{"_id":3,"age":3,"flag":false,"name":"C"}"#
+        let d = #"{"_id":4,"age":4,"flag":false,"name":"D"}"#
+        #expect(try reads(realm) == [
+            #"iterate:{"type":"EvPerson","value":[\#(a),\#(b),\#(c)]}"#,
+            #"iterate:{"EvPerson":{"insertions":[\#(d)]}}"#,
+            #"iterate:{"type":"EvPerson","value":[\#(a),\#(b),\#(c),\#(d)]}"#,
+        ])
+    }
+
     @Test func overlappingScopesEachRecordAndPersistInCommitOrder() async throws {
         let realm = try await realmWithPeople()
         let events = realm.events!

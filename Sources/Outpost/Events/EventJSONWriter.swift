@@ -1,0 +1,130 @@
+import Foundation
+import OutpostCore
+
+/// Builds event JSON text as UTF-8 bytes: the same text as `JSONValue.write(to:)`, without a `String` append per
+/// token. Used by ``EventSerializer`` and ``EventRowFormat``.
+struct EventJSONWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Text written as it is (keys already escaped, literals).
+    @inline(__always)
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// A JSON value, through `JSONValue.write(to:)`.
+    mutating func append(_ value: JSONValue) {
+        var text = ""
+        value.write(to: &text)
+        append(text)
+    }
+
+    /// A string as a JSON string literal, escaped as `JSONValue.writeString`.
+    mutating func appendString(_ value: String) {
+        var value = value
+        let plain = value.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain {
+            var text = ""
+            JSONValue.writeString(value, to: &text)
+            append(text)
+        }
+    }
+
+    /// An integer in decimal, as `String(value)`.
+    mutating func appendInt(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, UTC, milliseconds truncated (without quotes).
+    mutating func appendTimestamp(_ date: Date) {
+        // The tiny bias keeps values like 1.678 s (stored as 1.67799999…) at 678 ms.
+        let totalMillis = Int64((date.timeIntervalSince1970 * 1000 + 1e-4).rounded(.down))
+        var seconds = totalMillis / 1000
+        var millis = totalMillis % 1000
+        if millis < 0 {
+            millis += 1000
+            seconds -= 1
+        }
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let year = Int(parts.tm_year) + 1900
+        guard (0...9999).contains(year) else {
+            append(String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", year, Int(parts.tm_mon) + 1,
+                          Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(millis)))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            func digits(_ value: Int, _ count: Int, at offset: Int) {
+                var rest = value
+                for i in stride(from: offset + count - 1, through: offset, by: -1) {
+                    buffer[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            digits(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            digits(Int(parts.tm_mon) + 1, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            digits(Int(parts.tm_mday), 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            digits(Int(parts.tm_hour), 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            digits(Int(parts.tm_min), 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            digits(Int(parts.tm_sec), 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            digits(Int(millis), 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// `"<24 lowercase hex digits>"` of an ObjectId's 12 bytes, as `ObjectId.stringValue`.
+    mutating func appendObjectIdHex(_ id: [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { buffer in
+            buffer[0] = UInt8(ascii: "\"")
+            for (i, byte) in id.prefix(12).enumerated() {
+                buffer[1 + 2 * i] = Self.hexDigit(byte >> 4)
+                buffer[2 + 2 * i] = Self.hexDigit(byte & 0xF)
+            }
+            buffer[25] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+        }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import Outpost
+import OutpostCore
+
+/// Every scalar property type, no links or collections: events write it from its column values.
+final class EvScalars: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var bool: Bool
+    @Persisted var int: Int
+    @Persisted var float: Float
+    @Persisted var double: Double
+    @Persisted var string: String
+    @Persisted var data: Data
+    @Persisted var date: Date
+    @Persisted var decimal: Decimal128
+    @Persisted var uuid: UUID
+    @Persisted var optionalInt: Int?
+    @Persisted var optionalString: String?
+    @Persisted var optionalData: Data?
+    @Persisted var optionalDate: Date?
+    @Persisted var optionalObjectId: ObjectId?
+    @Persisted var optionalBool: Bool?
+}
+
+@Suite struct EventRowFormatTests {
+    /// Values that exercise escaping, signs, rounding and the date range.
+    private func fill(_ o: EvScalars, _ i: Int) {
+        o.bool = i % 2 == 0
+        o.int = [0, -1, Int.max, Int.min, 42, 1_234_567][i % 6]
+        o.float = [0.1, -2.5, 3, 1e30, -0.0, 7][i % 6]
+        o.double = [1.0, -0.0, 1.5e300, 0.1, 123_456_789_012_345_678, -3][i % 6]
+        o.string = ["plain", "quote \" backslash \\ newline \n tab \t", "\u{1}\u{1f}", "é e\u{301} 🙂", "", "x"][i % 6]
+        o.data = Data([UInt8(i), 2, 3])
+        o.date = [Date(timeIntervalSince1970: 1.678), Date(timeIntervalSince1970: -0.0005),
+                  Date(timeIntervalSince1970: -86_400 * 365 * 2000), Date(timeIntervalSince1970: 253_402_300_800.5),
+                  Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSince1970: 1_700_000_000.999_9)][i % 6]
+        o.decimal = Decimal128(Double(i) / 4)
+        o.uuid = UUID()
+        o.optionalInt = i % 3 == 0 ? nil : i
+        o.optionalString = i % 3 == 1 ? nil : "s\(i)"
+        o.optionalData = i % 2 == 0 ? nil : Data([1])
+        o.optionalDate = i % 3 == 2 ? nil : Date(timeIntervalSince1970: Double(i) * 1000.25)
+        o.optionalObjectId = i % 2 == 1 ? nil : ObjectId.generate()
+        o.optionalBool = i % 3 == 0 ? nil : i % 2 == 0
+    }
+
+    private func text(_ body: (inout EventJSONWriter) -> Void) -> String {
+        var writer = EventJSONWriter()
+        body(&writer)
+        return writer.text
+    }
+
+    @Test func columnValuesGiveTheSameTextAsTheGeneralPath() throws {
+        let realm = try Realm(configuration: try localEventConfiguration(types: [EvScalars.self]))
+        try realm.write {
+            for i in 0..<12 {
+                let o = EvScalars()
+                o._id = ObjectId.generate()
+                fill(o, i)
+                realm.add(o)
+            }
+        }
+        let instance = realm.instance
+        let table = try #require(instance.table(named: "EvScalars"))
+        let format = try #require(table.eventRowFormat)
+        let rowids = realm.objects(EvScalars.self).map { $0._row!.rowid }
+        var before: [Int64: [SQLiteValue]] = [:]
+        for rowid in rowids {
+            let values = try #require(instance.eventRowValues(table, rowid))
+            let general = EventSerializer.json(try #require(instance.syncDocument(table, rowid: rowid)))
+            #expect(text { format.write(values, to: &$0) } == general.text)
+            #expect(format.json(values) == general)
+            before[rowid] = values
+        }
+        // Modifications: only the fields whose JSON changed, as the general path filters them.
+        try realm.write {
+            for (i, o) in realm.objects(EvScalars.self).enumerated() { fill(o, i + 1 + i % 2) }
+        }
+        for rowid in rowids {
+            let after = try #require(instance.eventRowValues(table, rowid))
+            guard case .object(let oldFields) = format.json(before[rowid]!),
+                case .object(let newFields) = format.json(after)
+            else { Issue.record("not objects"); continue }
+            let expected = JSONValue.object(newFields.filter { oldFields[$0.key] != $0.value }).text
+            #expect(text { format.writeChanges(old: before[rowid]!, new: after, to: &$0) } == expected)
+        }
+    }
+
+    @Test func timestampsAndIntegersMatchTheFormattedText() {
+        for seconds in [0, 1.678, -0.0005, -62_135_596_800, 253_402_300_799.999, 253_402_300_800, 1e12, -1e12] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let totalMillis = Int64((date.timeIntervalSince1970 * 1000 + 1e-4).rounded(.down))
+            var s = totalMillis / 1000, ms = totalMillis % 1000
+            if ms < 0 { ms += 1000; s -= 1 }
+            var t = time_t(s)
+            var parts = tm()
+            gmtime_r(&t, &parts)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900,
+                                  Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
+                                  Int(parts.tm_sec), Int(ms))
+            #expect(EventSerializer.timestamp(date) == expected)
+        }
+        for value: Int64 in [0, 7, -7, 10, -10, 999, Int64.max, Int64.min] {
+            #expect(text { $0.appendInt(value) } == String(value))
+        }
+    }
+}
