@@ -24,67 +24,98 @@ package enum JSONValue: Hashable, Sendable {
 
     /// Compact JSON text, object keys sorted.
     package var text: String {
-        var out = ""
-        write(to: &out)
-        return out
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        write(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     package func write(to out: inout String) {
+        var bytes: [UInt8] = []
+        write(to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the compact UTF-8 text (bytes, not `String` appends, which dominated the server's ingest time).
+    package func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let v): out += v ? "true" : "false"
-        case .int(let v): out += String(v)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
+        case .int(let v): JSONValue.writeInt(v, to: &out)
         case .double(let v):
             if v.isFinite {
-                if v == v.rounded(), abs(v) < 1e15 { out += String(format: "%.1f", v) } else { out += "\(v)" }
+                if v == v.rounded(), abs(v) < 1e15 {
+                    if v == 0 && v.sign == .minus { out.append(0x2D) }  // -0.0 keeps its sign
+                    JSONValue.writeInt(Int64(v), to: &out)
+                    out.append(contentsOf: ".0".utf8)
+                } else {
+                    out.append(contentsOf: "\(v)".utf8)
+                }
             } else {
-                out += "null"
+                out.append(contentsOf: "null".utf8)
             }
         case .string(let v): JSONValue.writeString(v, to: &out)
         case .array(let items):
-            out += "["
+            out.append(0x5B)
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(0x2C) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(0x5D)
         case .object(let fields):
-            out += "{"
+            out.append(0x7B)
             for (i, key) in fields.keys.sorted().enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(0x2C) }
                 JSONValue.writeString(key, to: &out)
-                out += ":"
+                out.append(0x3A)
                 fields[key]!.write(to: &out)
             }
-            out += "}"
+            out.append(0x7D)
         }
     }
 
+    /// Decimal digits of an integer.
+    package static func writeInt(_ v: Int64, to out: inout [UInt8]) {
+        if v < 0 { out.append(0x2D) }
+        var n = v.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(truncatingIfNeeded: n % 10) + 0x30)
+            n /= 10
+        } while n > 0
+        out[start...].reverse()
+    }
+
     package static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        // Most strings need no escaping: append them whole (scalar by scalar was a large share of the server's
-        // ingest time).
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        writeString(s, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped; the rest (UTF-8) as is.
+    package static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        var s = s
+        s.withUTF8 { utf8 in
+            // Most strings need no escaping: appended whole.
+            guard utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+                out.append(contentsOf: utf8)
+                return
+            }
+            let hex = Array("0123456789abcdef".utf8)
+            for byte in utf8 {
+                switch byte {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                case ..<0x20: out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                default: out.append(byte)
                 }
             }
         }
-        out += "\""
+        out.append(0x22)
     }
 
     /// Parses JSON text; nil when it is not valid JSON.

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+@testable import OutpostCore
+
+/// The byte-level JSON writer: compact, keys sorted, strings escaped, numbers exact.
+@Suite struct JSONWriterTests {
+    @Test func writesCompactSortedJSON() {
+        let value = JSONValue.object([
+            "b": .array([.int(0), .int(-7), .int(Int64.max), .int(Int64.min), .null, .bool(true), .bool(false)]),
+            "a": .object(["z": .double(3), "y": .double(-0.0), "x": .double(1.5), "w": .double(1e20), "v": .double(.nan)]),
+            "": .string(""),
+        ])
+        #expect(value.text == #"{"":"","a":{"v":null,"w":1e+20,"x":1.5,"y":-0.0,"z":3.0},"b":[0,-7,9223372036854775807,-9223372036854775808,null,true,false]}"#)
+    }
+
+    @Test func escapesQuotesBackslashesAndControlCharactersOnly() {
+        #expect(JSONValue.string("plain ascii").text == #""plain ascii""#)
+        #expect(JSONValue.string("q\"b\\n\nr\rt\t\u{1}\u{1f}").text == #""q\"b\\n\nr\rt\t\u0001\u001f""#)
+        #expect(JSONValue.string("é ☃ 😀 /").text == "\"é ☃ 😀 /\"")
+        #expect(JSONValue.object(["k\"ey": .string("v")]).text == #"{"k\"ey":"v"}"#)
+        for text in ["q\"b\\n\nr\rt\t\u{1}", "é ☃ 😀", "plain"] {
+            #expect(JSONValue.parse(JSONValue.string(text).text) == .string(text))
+        }
+    }
+}
