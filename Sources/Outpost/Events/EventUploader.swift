@@ -25,8 +25,8 @@ final class EventUploader: @unchecked Sendable {
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Events per request and bytes per request, far below the server's limits.
-    static let batchLimit = 2_000
-    static let batchBytes = 4 * 1024 * 1024
+    static let batchLimit = 5_000
+    static let batchBytes = 8 * 1024 * 1024
 
     init(store: EventStore) {
         self.store = store
