@@ -22,7 +22,6 @@ final class EventUploader: @unchecked Sendable {
     private var running = false
     private var kicked = false
     private var stoppedByFatalError = false
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Events per request and bytes per request, far below the server's limits.
     static let batchLimit = 5_000
@@ -53,19 +52,6 @@ final class EventUploader: @unchecked Sendable {
         if start { Task.detached { await self.run() } }
     }
 
-    /// Waits until no upload pass is running or asked for (the store may still hold events, for example while the
-    /// server is down). For tests and the demo.
-    func waitUntilIdle() async {
-        await withCheckedContinuation { continuation in
-            let idle = lock.withLock { () -> Bool in
-                if !running { return true }
-                idleWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
-        }
-    }
-
     private func run() async {
         var delay = 1.0
         while true {
@@ -91,12 +77,7 @@ final class EventUploader: @unchecked Sendable {
                 lock.withLock { kicked = true }
             }
         }
-        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            running = false
-            defer { idleWaiters = [] }
-            return idleWaiters
-        }
-        for waiter in waiters { waiter.resume() }
+        lock.withLock { running = false }
         // A kick that came in between the last check and `running = false` starts a new pass.
         if lock.withLock({ kicked && !stoppedByFatalError && user != nil }) { kick() }
     }
