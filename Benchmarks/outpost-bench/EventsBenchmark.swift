@@ -18,13 +18,7 @@ enum EventsBenchmark {
         let data = BenchData(count: readCount)
         try realm.write {
             for i in 0..<readCount {
-                let p = BenchPerson()
-                p._id = data.ids[i]
-                p.name = data.names[i]
-                p.email = data.emails[i]
-                p.age = data.ages[i]
-                p.born = data.dates[i]
-                realm.add(p)
+                realm.add(data.person(i))
             }
         }
         // The objects the write case modifies, fetched once (holding them records nothing).

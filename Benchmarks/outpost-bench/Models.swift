@@ -27,6 +27,17 @@ struct BenchData {
         ages = (0..<count).map { _ in Int(generator.next() % 100) }
         dates = (0..<count).map { i in i % 3 == 0 ? nil : Date(timeIntervalSince1970: Double(i)) }
     }
+
+    /// The `i`th person, unmanaged.
+    func person(_ i: Int) -> BenchPerson {
+        let p = BenchPerson()
+        p._id = ids[i]
+        p.name = names[i]
+        p.email = emails[i]
+        p.age = ages[i]
+        p.born = dates[i]
+        return p
+    }
 }
 
 struct SplitMix {

@@ -65,13 +65,7 @@ for round in 0..<rounds {
         insertO.append(try seconds {
             try realm.write {
                 for i in 0..<count {
-                    let p = BenchPerson()
-                    p._id = data.ids[i]
-                    p.name = data.names[i]
-                    p.email = data.emails[i]
-                    p.age = data.ages[i]
-                    p.born = data.dates[i]
-                    realm.add(p)
+                    realm.add(data.person(i))
                 }
             }
         })

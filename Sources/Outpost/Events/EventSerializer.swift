@@ -100,17 +100,10 @@ enum EventSerializer {
                 first = false
                 out.append("\"\(name)\":[")
             }
-            if !changes.deletions.isEmpty {
-                section("deletions")
-                for (j, object) in changes.deletions.enumerated() {
-                    if j > 0 { out.append(UInt8(ascii: ",")) }
-                    try write(object, to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
-            if !changes.insertions.isEmpty {
-                section("insertions")
-                for (j, object) in changes.insertions.enumerated() {
+            for (name, objects) in [("deletions", changes.deletions), ("insertions", changes.insertions)]
+            where !objects.isEmpty {
+                section(name)
+                for (j, object) in objects.enumerated() {
                     if j > 0 { out.append(UInt8(ascii: ",")) }
                     try write(object, to: &out)
                 }

@@ -74,17 +74,7 @@ struct EventKillTests {
     /// With no `errorHandler`, a fatal upload error (a metadata field the server's schema lacks, development mode
     /// off) is logged and aborts the process, as the seed page says.
     @Test func fatalUploadErrorWithoutAnErrorHandlerAbortsTheProcess() async throws {
-        let appConfig = try OutpostServer.AppConfiguration(jsonText: """
-            {
-              "app_id": "audit-abort",
-              "auth": { "anonymous": { "enabled": true } },
-              "sync": { "mode": "flexible", "queryable_fields_names": ["_id"], "development_mode_enabled": false },
-              "schema": { "AuditEvent": { "bsonType": "object", "properties": {
-                "_id": { "bsonType": "objectId" }, "timestamp": { "bsonType": "date" },
-                "activity": { "bsonType": "string" }, "event": { "bsonType": "string" },
-                "data": { "bsonType": "string" } } } }
-            }
-            """)
+        let appConfig = try strictAuditEventApp(appId: "audit-abort")
         let root = try KillTests.temporaryDirectory("events-abort")
         defer { try? FileManager.default.removeItem(at: root) }
         try await withTestServer(configuration: appConfig) { server in

@@ -61,17 +61,7 @@ struct EventUploadTests {
     /// locally, and the upload fails with Realm's fatal error (domain io.realm.sync, code 6, the exact text) given
     /// to the error handler; the events stay in the store.
     @Test func metadataFieldMissingFromTheServerSchemaIsAFatalErrorForTheHandler() async throws {
-        let appConfig = try OutpostServer.AppConfiguration(jsonText: """
-            {
-              "app_id": "audit-strict",
-              "auth": { "anonymous": { "enabled": true } },
-              "sync": { "mode": "flexible", "queryable_fields_names": ["_id"], "development_mode_enabled": false },
-              "schema": { "AuditEvent": { "bsonType": "object", "properties": {
-                "_id": { "bsonType": "objectId" }, "timestamp": { "bsonType": "date" },
-                "activity": { "bsonType": "string" }, "event": { "bsonType": "string" },
-                "data": { "bsonType": "string" } } } }
-            }
-            """)
+        let appConfig = try strictAuditEventApp(appId: "audit-strict")
         try await withTestServer(configuration: appConfig) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
@@ -180,4 +170,19 @@ struct EventUploadTests {
             }
         }
     }
+}
+
+/// An app with development mode off whose `AuditEvent` schema has only the fixed fields (no metadata field).
+func strictAuditEventApp(appId: String) throws -> OutpostServer.AppConfiguration {
+    try OutpostServer.AppConfiguration(jsonText: """
+        {
+          "app_id": "\(appId)",
+          "auth": { "anonymous": { "enabled": true } },
+          "sync": { "mode": "flexible", "queryable_fields_names": ["_id"], "development_mode_enabled": false },
+          "schema": { "AuditEvent": { "bsonType": "object", "properties": {
+            "_id": { "bsonType": "objectId" }, "timestamp": { "bsonType": "date" },
+            "activity": { "bsonType": "string" }, "event": { "bsonType": "string" },
+            "data": { "bsonType": "string" } } } }
+        }
+        """)
 }
