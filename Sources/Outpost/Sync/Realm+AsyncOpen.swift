@@ -1,0 +1,51 @@
+import Foundation
+
+extension Realm {
+    /// Opens a Realm in the background and calls `callback` on `callbackQueue` with it (confined to that queue) or
+    /// with the error, as Realm Swift's `asyncOpen`. For a synced Realm everything the server has is downloaded
+    /// first (with flexible sync, the initial subscriptions included), like `downloadBeforeOpen: .always`.
+    ///
+    /// ```swift
+    /// Realm.asyncOpen(configuration: config, callbackQueue: queue) { result in
+    ///     switch result {
+    ///     case .success(let realm): print(realm.objects(Item.self).count)
+    ///     case .failure(let error): print(error)
+    ///     }
+    /// }
+    /// ```
+    @discardableResult
+    public static func asyncOpen(
+        configuration: Realm.Configuration = .defaultConfiguration, callbackQueue: DispatchQueue = .main,
+        callback: @escaping (Result<Realm, Swift.Error>) -> Void
+    ) -> AsyncOpenTask {
+        let task = AsyncOpenTask()
+        nonisolated(unsafe) let callback = callback  // called only on `callbackQueue`
+        Task.detached {
+            let failure: Swift.Error?
+            do {
+                try await downloadForAsyncOpen(configuration, task)
+                failure = nil
+            } catch {
+                failure = error
+            }
+            callbackQueue.async {
+                guard !task.isCancelled else { return }
+                if let failure {
+                    callback(.failure(failure))
+                } else {
+                    callback(Result { try Realm(configuration: configuration, queue: callbackQueue) })
+                }
+            }
+        }
+        return task
+    }
+
+    /// Opens the file in the background (which validates the configuration and starts its session) and, for a
+    /// synced Realm, waits for the download.
+    private static func downloadForAsyncOpen(_ configuration: Realm.Configuration, _ task: AsyncOpenTask) async throws {
+        let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .never)
+        guard configuration.syncConfiguration != nil, let session = realm.syncSession else { return }
+        task.attach(session)
+        try await Realm.waitForDownload(path: realm.instance.path, configuration: configuration)
+    }
+}
