@@ -15,14 +15,7 @@ import Testing
         try await withTestServer(configuration: .development(appId: "bootstrap"), storage: storage) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
-                    subscriptions.append(QuerySubscription<ConvergenceItem>(name: "all"))
-                })
-                config.objectTypes = [ConvergenceItem.self]
-                let a = try await Realm(configuration: config, downloadBeforeOpen: .always)
-                var secondConfig = config
-                secondConfig.fileURL = config.fileURL!.deletingLastPathComponent().appendingPathComponent("b.realm")
-                let b = try await Realm(configuration: secondConfig, downloadBeforeOpen: .always)
+                let (a, b) = try await openTwoDevices(user)
                 let item = ConvergenceItem()
                 item.count = 10
                 try b.write { b.add(item) }

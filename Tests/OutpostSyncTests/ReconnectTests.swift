@@ -17,14 +17,7 @@ import Testing
                 let reports = SyncReports()
                 reports.install(on: app)
                 let user = try await app.login(credentials: .anonymous)
-                var config = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
-                    subscriptions.append(QuerySubscription<ConvergenceItem>(name: "all"))
-                })
-                config.objectTypes = [ConvergenceItem.self]
-                let a = try await Realm(configuration: config, downloadBeforeOpen: .always)
-                var secondConfig = config
-                secondConfig.fileURL = config.fileURL!.deletingLastPathComponent().appendingPathComponent("b.realm")
-                let b = try await Realm(configuration: secondConfig, downloadBeforeOpen: .always)
+                let (a, b) = try await openTwoDevices(user)
                 let item = ConvergenceItem()
                 try a.write { a.add(item) }
                 let id = item._id

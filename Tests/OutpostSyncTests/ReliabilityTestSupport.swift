@@ -33,3 +33,16 @@ func withDeadline<T: Sendable>(
 ) async throws -> T {
     try await SyncWaiting.race(timeout, failure: { SyncTestTimeout(description: "\(what) did not finish within \(timeout)") }, body)
 }
+
+/// Two files of one user ("devices"), both subscribed to every `ConvergenceItem` and downloaded before returning.
+func openTwoDevices(_ user: User) async throws -> (Realm, Realm) {
+    var config = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+        subscriptions.append(QuerySubscription<ConvergenceItem>(name: "all"))
+    })
+    config.objectTypes = [ConvergenceItem.self]
+    let a = try await Realm(configuration: config, downloadBeforeOpen: .always)
+    var secondConfig = config
+    secondConfig.fileURL = config.fileURL!.deletingLastPathComponent().appendingPathComponent("b.realm")
+    let b = try await Realm(configuration: secondConfig, downloadBeforeOpen: .always)
+    return (a, b)
+}
