@@ -38,13 +38,13 @@ public final class InMemorySyncConnection: ServerMessageReceiving, Sendable {
     }
 
     /// The next message from the server.
-    public func next(timeout: Duration = .seconds(10)) async throws -> ServerMessage {
+    public func next(timeout: Duration = .seconds(30)) async throws -> ServerMessage {
         try ServerMessage(text: try await inbox.next(timeout: timeout))
     }
 
 
     /// Waits until the server closes the connection.
-    public func waitForClose(timeout: Duration = .seconds(10)) async throws -> String? {
+    public func waitForClose(timeout: Duration = .seconds(30)) async throws -> String? {
         try await inbox.waitForClose(timeout: timeout)
     }
 

@@ -9,7 +9,7 @@ public protocol ServerMessageReceiving: Sendable {
 
 extension ServerMessageReceiving {
     /// Reads messages until one satisfies `predicate`, returning it (the others are dropped).
-    public func next(timeout: Duration = .seconds(10), where predicate: (ServerMessage) -> Bool) async throws -> ServerMessage {
+    public func next(timeout: Duration = .seconds(30), where predicate: (ServerMessage) -> Bool) async throws -> ServerMessage {
         let deadline = ContinuousClock.now + timeout
         while true {
             let remaining = deadline - ContinuousClock.now

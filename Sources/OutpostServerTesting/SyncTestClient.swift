@@ -102,14 +102,14 @@ public final class SyncTestClient: ServerMessageReceiving, Sendable {
     }
 
     /// The next message from the server.
-    public func next(timeout: Duration = .seconds(10)) async throws -> ServerMessage {
+    public func next(timeout: Duration = .seconds(30)) async throws -> ServerMessage {
         let text = try await inbox.next(timeout: timeout)
         return try ServerMessage(text: text)
     }
 
 
     /// Waits until the server closes the connection; returns the close reason.
-    public func waitForClose(timeout: Duration = .seconds(10)) async throws -> String? {
+    public func waitForClose(timeout: Duration = .seconds(30)) async throws -> String? {
         try await inbox.waitForClose(timeout: timeout)
     }
 
