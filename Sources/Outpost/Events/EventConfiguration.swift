@@ -51,6 +51,10 @@ public struct EventConfiguration: Sendable {
             throw Realm.Error(.invalidInput,
                 "Invalid audit partition prefix '\(partitionPrefix)': prefix must not contain slashes")
         }
+        if maxShardSize <= 0 {
+            throw Realm.Error(.invalidInput,
+                "Invalid event shard size limit \(maxShardSize): maxShardSize must be a positive number of bytes")
+        }
         try Self.validate(metadata: metadata ?? [:])
     }
 

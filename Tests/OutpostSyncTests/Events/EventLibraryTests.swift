@@ -98,8 +98,9 @@ private func runSeedSamples(config: Realm.Configuration, updateUsername: () -> V
                 try setup.write { setup.add(Person(name: "Anthony", employeeId: 2)) }
                 runSeedSamples(config: config) {}
                 let realm = try await Realm(configuration: config)
-                try await eventually { try storedEvents(realm).count == 4 }
-                let stored = try storedEvents(realm)
+                // The events upload as the user (a partition-based app records `_partition` too); read them there.
+                try await eventuallyAsync { try await serverEvents(server).count == 4 }
+                let stored = try await serverEvents(server)
                 #expect(stored.map(\.activity) == ["read object", "mutate object", "mutate object with completion", "event"])
                 let byActivity = Dictionary(grouping: stored, by: \.activity)
                 #expect(byActivity["read object"]?.map(\.data) == [#"{"type":"Person","value":[{"int":2}]}"#])
@@ -107,7 +108,9 @@ private func runSeedSamples(config: Realm.Configuration, updateUsername: () -> V
                 #expect(byActivity["mutate object"]?.map(\.data)
                     == [#"{"Person":{"modifications":[{"newValue":{},"oldValue":{"int":2}}]}}"#])
                 #expect(byActivity["mutate object"]?.first?.event == "write")
-                #expect(byActivity["mutate object"]?.first?.metadata == ["username": "John Michael Kane"])
+                #expect(byActivity["mutate object"]?.first?.metadata["username"] == "John Michael Kane")
+                // The app's partition key holds the shard's partition value, `<prefix>-<ObjectId>` ("event--…").
+                #expect(stored.allSatisfy { $0.metadata["_partition"]?.hasPrefix("event--") == true && $0.metadata["_partition"]?.count == 31 })
                 #expect(byActivity["event"]?.first?.event == "custom event")
                 #expect(byActivity["event"]?.first?.data == nil)
                 // The store lives under the App's root: realm-audit/<app>/<user>/<prefix>.
@@ -149,6 +152,8 @@ private func runSeedSamples(config: Realm.Configuration, updateUsername: () -> V
              "Invalid audit metadata key '\(String(repeating: "k", count: 64))': keys must be 1-63 characters long"),
             (EventConfiguration(metadata: ["activity": "x"]),
              "Invalid audit metadata key 'activity': metadata keys cannot overlap with the audit event properties"),
+            ({ var c = EventConfiguration(); c.maxShardSize = 0; return c }(),
+             "Invalid event shard size limit 0: maxShardSize must be a positive number of bytes"),
         ]
         for (events, message) in cases {
             let config = try localEventConfiguration(events, types: [EvPerson.self])

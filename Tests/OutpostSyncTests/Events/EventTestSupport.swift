@@ -1,4 +1,5 @@
 import Foundation
+import OutpostServerTesting
 @testable import Outpost
 
 /// The seed page's model, with its custom event representation.
@@ -82,6 +83,22 @@ func localEventConfiguration(_ events: EventConfiguration = EventConfiguration()
 }
 
 /// Every stored event of the Realm's event store, in `_id` order.
+/// The events the server's `AuditEvent` collection holds, as stored events (metadata: the other string fields), in
+/// `_id` order.
+func serverEvents(_ server: TestServer) async throws -> [StoredEvent] {
+    let fixed: Set<String> = ["_id", "timestamp", "activity", "event", "data"]
+    return try await server.storage.documents(appId: server.appId, collection: "AuditEvent").compactMap { document in
+        guard case .objectId(let id)? = document["_id"], case .date(let timestamp)? = document["timestamp"],
+            case .string(let activity)? = document["activity"]
+        else { return nil }
+        func text(_ key: String) -> String? { if case .string(let s)? = document[key] { s } else { nil } }
+        var metadata: [String: String] = [:]
+        for key in document.sortedKeys where !fixed.contains(key) { metadata[key] = text(key) }
+        return StoredEvent(id: id, timestamp: timestamp, activity: activity, event: text("event"), data: text("data"),
+                           metadata: metadata)
+    }.sorted { $0.id.stringValue < $1.id.stringValue }
+}
+
 func storedEvents(_ realm: Realm) throws -> [StoredEvent] {
     try realm.events!.context.store.shardFiles.flatMap { try EventStore.events(inShard: $0) }.sorted {
         $0.id.stringValue < $1.id.stringValue
