@@ -1,12 +1,10 @@
 import Foundation
 import OutpostCore
 
-/// One checked event upload: the shard's partition value and its `AuditEvent` documents, each with an ObjectId
-/// `_id`, a date `timestamp`, a string `activity`, optional string `event` and `data`, and optional string
-/// metadata fields — and nothing else. Building it throws a bad-request error naming the first wrong value.
+/// One checked event upload: the `AuditEvent` documents of one shard, each with an ObjectId `_id`, a date
+/// `timestamp`, a string `activity`, optional string `event` and `data`, and optional string metadata fields — and
+/// nothing else; a partition-based app's partition key is set to the shard's partition value. Building it throws a bad-request error naming the first wrong value.
 struct EventBatch: Sendable {
-    /// The shard's partition value, `<prefix>-<ObjectId>`.
-    let partition: String
     let documents: [Document]
 
     static let collection = "AuditEvent"
@@ -40,7 +38,6 @@ struct EventBatch: Sendable {
             }
             documents.append(document)
         }
-        self.partition = partition
         self.documents = documents
     }
 
