@@ -137,7 +137,12 @@ package struct JSONReader {
     }
 
     package mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
     package mutating func parseValue() -> JSONValue? {
@@ -194,6 +199,20 @@ package struct JSONReader {
 
     private mutating func parseNumber() -> JSONValue? {
         let start = index
+        // Fast path: an integer of up to 18 digits is accumulated directly (no text, no overflow possible).
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+        var magnitude: Int64 = 0
+        var digits = 0
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 18 {
+            magnitude = magnitude * 10 + Int64(bytes[index] - 0x30)
+            digits += 1
+            index += 1
+        }
+        if digits > 0, index == bytes.count || !Self.continuesNumber(bytes[index]) {
+            return .int(negative ? -magnitude : magnitude)
+        }
+        index = start
         var isDouble = false
         while index < bytes.count {
             let c = bytes[index]
@@ -212,17 +231,32 @@ package struct JSONReader {
         return Double(text).map { .double($0) }
     }
 
+    private static func continuesNumber(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+            || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+    }
+
     private mutating func parseString() -> String? {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var chunkStart = index
+        // Fast path: no escapes, the literal's bytes are the string's UTF-8.
+        let start = index
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") {
+                let out = String(decoding: bytes[start..<index], as: UTF8.self)
+                index += 1
+                return out
+            }
+            if c == UInt8(ascii: "\\") { break }
+            index += 1
+        }
+        var chunkStart = start
         var out = ""
         while index < bytes.count {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
                 out += String(decoding: bytes[chunkStart..<index], as: UTF8.self)
                 index += 1
-                out.unicodeScalars.append(contentsOf: scalars)
                 return out
             }
             if c == UInt8(ascii: "\\") {
@@ -256,8 +290,6 @@ package struct JSONReader {
             }
             index += 1
         }
-        _ = scalars
-        scalars = .init()
         return nil
     }
 }

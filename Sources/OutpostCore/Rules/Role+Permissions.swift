@@ -44,7 +44,14 @@ extension Role {
     }
 
     private static func topLevel(_ field: String) -> String {
-        field.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? field
+        guard let dot = field.utf8.firstIndex(of: UInt8(ascii: ".")) else { return field }
+        return String(field[..<dot])
+    }
+
+    /// Whether every field has the same permission (no `fields`, no `additionalFields`): the top-level `read`
+    /// and `write` decide for all of them.
+    public var hasUniformFieldPermissions: Bool {
+        fields.isEmpty && additionalFields == nil
     }
 
     private static func allows(_ expression: RuleExpression?, _ document: Document?, _ context: RuleContext) -> Bool {

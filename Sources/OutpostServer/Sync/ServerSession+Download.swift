@@ -27,7 +27,13 @@ extension ServerSession {
                     if let audience = draft.audience, audience != fileIdent { continue }
                     let forced = draft.audience != nil
                     let former = changeset.serverVersion <= formerViewUntil ? formerView : nil
-                    let instructions = draft.changes.compactMap { view.instruction(for: $0, forced: forced, formerView: former) }
+                    let held = heldCreates.isEmpty ? nil : heldCreates.removeValue(forKey: changeset.serverVersion)
+                    let instructions = draft.changes.compactMap { change -> DownloadInstruction? in
+                        if let held, held.contains(ObjectKey(collection: change.collection, primaryKey: change.primaryKey)) {
+                            return nil
+                        }
+                        return view.instruction(for: change, forced: forced, formerView: former)
+                    }
                     if let compensation = draft.compensation, draft.audience == fileIdent {
                         await announce(compensation, serverVersion: changeset.serverVersion)
                     }
@@ -39,6 +45,7 @@ extension ServerSession {
                         timestamp: Int64(draft.timestamp.timeIntervalSince1970 * 1000), instructions: instructions))
                 }
                 cursor = DownloadCursor(serverVersion: last.serverVersion, clientVersion: uploadAck)
+                if !heldCreates.isEmpty { heldCreates = heldCreates.filter { $0.key > cursor.serverVersion } }
                 if cursor.serverVersion >= formerViewUntil { formerView = nil }
                 await writer.send(.download(
                     session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,

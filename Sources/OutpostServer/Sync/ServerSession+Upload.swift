@@ -20,6 +20,9 @@ extension ServerSession {
         let outcome = try await engine.storage.transaction(appId: user.appId) { tx in
             try await Self.integrate(changesetsToIntegrate, file: file, view: view, tx: tx)
         }
+        // Every download sent so far acknowledged less than this upload: the client protected its pending
+        // changes from the changes in them.
+        let downloadedBefore = cursor.serverVersion
         uploadAck = max(uploadAck, outcome.integratedVersion)
         engine.metrics.uploaded(changesets: fresh.count, rejected: outcome.rejections.count)
         for (clientVersion, rejection) in outcome.rejections {
@@ -31,10 +34,42 @@ extension ServerSession {
             ]))
         }
         await engine.hub.record(appId: user.appId, outcome.appended)
+        await noteCreatesHeldByUploader(outcome.appended, downloadedBefore: downloadedBefore)
         if let version = outcome.latestVersion {
             await engine.hub.announce(ChangeNotification(appId: user.appId, serverVersion: version))
         }
         await sendDownloads(always: true)
+    }
+
+    /// Finds the objects this upload created that the client need not download back (flexible sync).
+    ///
+    /// Own changes normally come back so that merges converge (docs/protocol.md §4). An object the client created
+    /// that did not exist on the server is stored as the client's own instructions applied to nothing — what its
+    /// file holds already — unless a download applied underneath it changes it first: the client applies the
+    /// changes of a download that acknowledges this upload without protecting the upload's changes, so any
+    /// change to the same object after `downloadedBefore` and before the create (another client's, or an earlier
+    /// one of this upload) keeps the create's echo. In partition-based sync the server may fill in the partition
+    /// key of a created object, so creates always come back there.
+    private func noteCreatesHeldByUploader(_ appended: [ServerChangeset], downloadedBefore: Int64) async {
+        guard settings.mode == .flexible, let last = appended.last?.serverVersion, last - downloadedBefore <= 1_024,
+            let history = try? await engine.hub.changesets(appId: user.appId, after: downloadedBefore, upTo: last, limit: 1_025),
+            history.last?.serverVersion == last
+        else { return }
+        let own = Set(appended.filter { $0.draft.audience == nil && $0.draft.originFileIdent == fileIdent }.map(\.serverVersion))
+        var touched = Set<ObjectKey>()
+        for changeset in history {
+            if own.contains(changeset.serverVersion) {
+                var held = Set<ObjectKey>()
+                for change in changeset.draft.changes where change.before == nil && change.after != nil {
+                    let key = ObjectKey(collection: change.collection, primaryKey: change.primaryKey)
+                    if !touched.contains(key) { held.insert(key) }
+                }
+                if !held.isEmpty { heldCreates[changeset.serverVersion] = held }
+            }
+            for change in changeset.draft.changes {
+                touched.insert(ObjectKey(collection: change.collection, primaryKey: change.primaryKey))
+            }
+        }
     }
 
     struct IntegrationOutcome: Sendable {

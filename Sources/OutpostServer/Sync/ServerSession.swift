@@ -31,6 +31,9 @@ final class ServerSession: @unchecked Sendable {
     var formerView: SessionView?
     var formerViewUntil: Int64 = 0
     var cursor = DownloadCursor.start
+    /// Objects this client created in changesets integrated by this session, which its downloads need not send
+    /// back, by server version (see `createsHeldByUploader`).
+    var heldCreates: [Int64: Set<ObjectKey>] = [:]
     var uploadAck: Int64 = 0
     var latestQueryVersion: Int64 = 0
     var isBound = false

@@ -31,13 +31,24 @@ struct WriteJudge {
         switch (before, after) {
         case (nil, let after?):
             guard role.canWrite(after, context: context) else { return byFilter }
-            guard role.canInsert(after, context: context) else { return "was denied by insert permission in role \"\(role.name)\"" }
+            // `canInsert` without evaluating the write filter a second time.
+            guard role.insert.evaluate(after, context: context) else {
+                return "was denied by insert permission in role \"\(role.name)\""
+            }
         case (let before?, nil):
             guard role.canWrite(before, context: context) else { return byFilter }
             guard role.canDelete(before, context: context) else { return "was denied by delete permission in role \"\(role.name)\"" }
         case (let before?, let after?):
             guard role.canWrite(before, context: context), role.canWrite(after, context: context) else { return byFilter }
         case (nil, nil):
+            return nil
+        }
+        if role.hasUniformFieldPermissions {
+            // Every field gets the same answer: check the first one the loop below would report.
+            guard let field = changed.filter({ $0 != "_id" }).min() else { return nil }
+            if !role.canWrite(field: field, document: after ?? before, context: context) {
+                return "was denied by field permissions in role \"\(role.name)\" for field \"\(field)\""
+            }
             return nil
         }
         for field in changed.sorted() where field != "_id" {

@@ -18,26 +18,31 @@ import Testing
                 let (ident, _) = try await client.bindNewFile()
                 #expect(try await client.subscribe(version: 1, ["Item": "complexity <= 4"]).isEmpty)
 
-                // A legal write: in view and owned by the user. It is acknowledged and comes back integrated.
+                // A legal write: in view and owned by the user. It is acknowledged; the created object does not
+                // come back (the client holds it as stored), its later change does.
                 let learn = ObjectId.generate()
                 try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: .objectId(learn), fields: [
-                    "ownerId": .string(Self.user.userId), "itemName": .string("Learn Realm CRUD stuff"), "complexity": .int(3)])])
+                    "ownerId": .string(Self.user.userId), "itemName": .string("Learn Realm CRUD stuff"), "complexity": .int(2)])])
                 let ack = try await client.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
                 guard case .download(_, _, _, _, _, _, let changesets) = ack else { return }
-                #expect(changesets.first?.originFileIdent == ident)
-                #expect(changesets.first?.instructions.first?.primaryKey == .objectId(learn))
+                #expect(changesets.isEmpty)
+                try await client.upload(clientVersion: 2, [.set(className: "Item", primaryKey: .objectId(learn), field: "complexity", value: .int(3))])
+                let ack2 = try await client.next { if case .download(_, _, _, 2, _, _, _) = $0 { true } else { false } }
+                guard case .download(_, _, _, _, _, _, let changesets2) = ack2 else { return }
+                #expect(changesets2.first?.originFileIdent == ident)
+                #expect(changesets2.first?.instructions == [.upsert(className: "Item", primaryKey: .objectId(learn), fields: ["complexity": .int(3)])])
                 #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(learn))?["complexity"] == .int(3))
 
                 // Out of view: complexity 7.
                 let fix = ObjectId.generate()
-                try await client.upload(clientVersion: 2, [.create(className: "Item", primaryKey: .objectId(fix), fields: [
+                try await client.upload(clientVersion: 3, [.create(className: "Item", primaryKey: .objectId(fix), fields: [
                     "ownerId": .string(Self.user.userId), "itemName": .string("Fix the bug with the failing method"),
                     "complexity": .int(7)])])
                 let outOfView = try await Self.compensation(client)
                 #expect(outOfView.code == .compensatingWrite)
                 #expect(outOfView.message == "Client attempted a write that is outside of permissions or query filters; it has been reverted")
                 #expect(outOfView.tryAgain && outOfView.action == .warning)
-                #expect(outOfView.rejectedClientVersion == 2)
+                #expect(outOfView.rejectedClientVersion == 3)
                 #expect(outOfView.rejectedUpdates == [RejectedUpdate(table: "Item", primaryKey: .objectId(fix),
                     reason: "write to \"\(fix.stringValue)\" in table \"Item\" not allowed; object is outside of the current query view")])
                 // The revert follows: the object is erased for this client.
@@ -49,7 +54,7 @@ import Testing
 
                 // Another owner: denied by the write filter (the permission reason).
                 let wrong = ObjectId.generate()
-                try await client.upload(clientVersion: 3, [.create(className: "Item", primaryKey: .objectId(wrong), fields: [
+                try await client.upload(clientVersion: 4, [.create(className: "Item", primaryKey: .objectId(wrong), fields: [
                     "ownerId": .string("This string does not match the user.id"),
                     "itemName": .string("Write code that generates a permission error"), "complexity": .int(1)])])
                 let denied = try await Self.compensation(client)

@@ -1,0 +1,107 @@
+import Foundation
+import OutpostCore
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// Which of a client's own changes come back to it in the download that acknowledges them (docs/protocol.md §4):
+/// an object it created that did not exist on the server does not, unless another change to the same object is
+/// applied underneath it in a download that already acknowledges the upload.
+@Suite struct OwnChangeEchoTests {
+    static let user = SeedScenarioTests.user
+
+    static func item(_ name: String, complexity: Int64 = 1) -> Document {
+        ["ownerId": .string(user.userId), "itemName": .string(name), "complexity": .int(complexity)]
+    }
+
+    static func download(_ client: InMemorySyncConnection, ack: Int64) async throws -> [DownloadInstruction] {
+        let message = try await client.next { if case .download(_, _, _, let a, _, _, _) = $0 { a == ack } else { false } }
+        guard case .download(_, _, _, _, _, _, let changesets) = message else { return [] }
+        return changesets.flatMap(\.instructions)
+    }
+
+    @Test(arguments: Driver.enabled)
+    func createdObjectsAreNotSentBackOtherChangesAre(driver: Driver) async throws {
+        try await driver.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await client.bindNewFile()
+                _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
+                let pk = Value.objectId(.generate())
+                try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("a"))])
+                #expect(try await Self.download(client, ack: 1) == [])
+                #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: pk)?["itemName"] == .string("a"))
+
+                try await client.upload(clientVersion: 2, [.set(className: "Item", primaryKey: pk, field: "itemName", value: .string("b"))])
+                #expect(try await Self.download(client, ack: 2) == [.upsert(className: "Item", primaryKey: pk, fields: ["itemName": .string("b")])])
+
+                try await client.upload(clientVersion: 3, [.erase(className: "Item", primaryKey: pk)])
+                #expect(try await Self.download(client, ack: 3) == [.erase(className: "Item", primaryKey: pk)])
+                await client.close()
+            }
+        }
+    }
+
+    /// The convergence hazard: the erase comes back in the same download that acknowledges the create, so the
+    /// client applies it without protecting its created object — the create must come back after it.
+    @Test(arguments: Driver.enabled)
+    func aCreateAfterAnEraseOfTheSameObjectInOneUploadComesBack(driver: Driver) async throws {
+        try await driver.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await client.bindNewFile()
+                _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
+                let pk = Value.objectId(.generate())
+                try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("first"))])
+                #expect(try await Self.download(client, ack: 1) == [])
+
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                client.send(.upload(session: 1, changesets: [
+                    UploadChangeset(clientVersion: 2, lastServerVersion: 0, timestamp: now,
+                                    instructions: [.erase(className: "Item", primaryKey: pk)]),
+                    UploadChangeset(clientVersion: 3, lastServerVersion: 0, timestamp: now,
+                                    instructions: [.create(className: "Item", primaryKey: pk, fields: Self.item("second"))]),
+                ]))
+                let instructions = try await Self.download(client, ack: 3)
+                #expect(instructions.count == 2)
+                #expect(instructions.first == .erase(className: "Item", primaryKey: pk))
+                guard case .upsert(_, let upserted, let fields)? = instructions.last else {
+                    Issue.record("expected the create to come back, got \(instructions)")
+                    return
+                }
+                #expect(upserted == pk && fields["itemName"] == .string("second"))
+                await client.close()
+            }
+        }
+    }
+
+    /// Another client's creates still reach this one in full.
+    @Test(arguments: Driver.enabled)
+    func otherClientsReceiveTheCreate(driver: Driver) async throws {
+        try await driver.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let writer = InMemorySyncConnection(handler: engine, user: Self.user)
+                let reader = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await writer.bindNewFile()
+                _ = try await reader.bindNewFile()
+                _ = try await writer.subscribe(version: 1, ["Item": "complexity <= 4"])
+                _ = try await reader.subscribe(version: 1, ["Item": "complexity <= 4"])
+                let pk = Value.objectId(.generate())
+                try await writer.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("shared"))])
+                #expect(try await Self.download(writer, ack: 1) == [])
+                let message = try await reader.next { message in
+                    guard case .download(_, _, _, _, _, _, let changesets) = message else { return false }
+                    return !changesets.isEmpty
+                }
+                guard case .download(_, _, _, _, _, _, let changesets) = message else { return }
+                guard case .upsert(_, let received, let fields)? = changesets.first?.instructions.first else {
+                    Issue.record("expected an upsert")
+                    return
+                }
+                #expect(received == pk && fields["itemName"] == .string("shared") && fields["ownerId"] == .string(Self.user.userId))
+                await writer.close()
+                await reader.close()
+            }
+        }
+    }
+}
