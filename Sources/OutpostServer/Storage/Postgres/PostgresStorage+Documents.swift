@@ -31,11 +31,20 @@ extension PostgresStorage {
             let writes = transaction.finish()
             if !writes.isEmpty { try await apply(writes, appId: appId, on: connection) }
             try await connection.query("COMMIT", logger: logger)
+            if statistics.noteWritten(rows: writes.documents.count + writes.changesets.count) { refreshStatistics() }
             return result
         } catch {
             transaction.finishIfNeeded()
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
+        }
+    }
+
+    /// Runs `ANALYZE` on the tables a sync transaction reads, in the background (see ``PostgresStatistics``).
+    private func refreshStatistics() {
+        Task {
+            defer { statistics.refreshEnded() }
+            try? await execute("refresh the planner statistics", "ANALYZE documents, history, client_progress")
         }
     }
 
