@@ -44,6 +44,41 @@ extension Value {
         }
     }
 
+    /// Appends the Extended JSON text of the value: the same bytes as `extendedJSON.write(to:)`, without building
+    /// the JSON tree (documents are written this way to storage and into sync messages).
+    package func writeExtendedJSON(to out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
+        case .int(let v): JSONValue.writeInt(v, to: &out)
+        case .string(let v): JSONValue.writeString(v, to: &out)
+        case .objectId(let v):
+            out.append(contentsOf: #"{"$oid":""#.utf8)
+            v.appendHex(to: &out)
+            out.append(contentsOf: #""}"#.utf8)
+        case .date(let v):
+            out.append(contentsOf: #"{"$date":{"$numberLong":""#.utf8)
+            JSONValue.writeInt(Int64((v.timeIntervalSince1970 * 1000).rounded(.down)), to: &out)
+            out.append(contentsOf: #""}}"#.utf8)
+        case .array(let items):
+            out.append(0x5B)
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                item.writeExtendedJSON(to: &out)
+            }
+            out.append(0x5D)
+        case .document(let doc): doc.writeExtendedJSON(to: &out)
+        case .link(let className, let primaryKey):
+            var object = JSONObjectWriter(&out)
+            object.key("$id", &out)
+            primaryKey.writeExtendedJSON(to: &out)
+            object.string("$ref", className, &out)
+            object.end(&out)
+        case .float, .double, .data, .decimal128, .uuid:
+            extendedJSON.write(to: &out)
+        }
+    }
+
     private static func doubleJSON(_ v: Double) -> JSONValue {
         if v.isNaN { return .object(["$numberDouble": .string("NaN")]) }
         if v.isInfinite { return .object(["$numberDouble": .string(v < 0 ? "-Infinity" : "Infinity")]) }
@@ -168,6 +203,19 @@ extension Document {
         .object(fields.mapValues(\.extendedJSON))
     }
 
+    /// Appends the Extended JSON text of the document, keys sorted: the same bytes as `extendedJSON.write(to:)`.
+    package func writeExtendedJSON(to out: inout [UInt8]) {
+        out.append(0x7B)
+        var first = true
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            if first { first = false } else { out.append(0x2C) }
+            JSONValue.writeString(key, to: &out)
+            out.append(0x3A)
+            value.writeExtendedJSON(to: &out)
+        }
+        out.append(0x7D)
+    }
+
     /// Reads a document from a JSON object in Extended JSON form.
     package init(extendedJSON json: JSONValue, path: String = "$") throws(ValueError) {
         guard case .object(let fields) = json else {
@@ -202,7 +250,12 @@ extension Document {
     /// The document as compact Extended JSON text with sorted keys.
     ///
     /// Outpost-only: the original has no such property.
-    public var extendedJSONText: String { extendedJSON.text }
+    public var extendedJSONText: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        writeExtendedJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 extension ValueError.Code {

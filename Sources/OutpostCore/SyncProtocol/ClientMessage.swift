@@ -31,9 +31,6 @@ public enum ClientMessage: Hashable, Sendable {
 }
 
 extension ClientMessage {
-    /// The message as one line of JSON text.
-    public var text: String { json.text }
-
     package var json: JSONValue {
         switch self {
         case .bind(let session, let mode, let partition, let fileIdent, let salt, let cursor, let subs):

@@ -26,9 +26,6 @@ public enum ServerMessage: Hashable, Sendable {
 }
 
 extension ServerMessage {
-    /// The message as one line of JSON text.
-    public var text: String { json.text }
-
     package var json: JSONValue {
         switch self {
         case .ident(let s, let ident, let salt):

@@ -46,6 +46,18 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
         }
     }
 
+    /// Appends the 24 lowercase hexadecimal digits of ``stringValue`` as UTF-8 bytes.
+    package func appendHex(to out: inout [UInt8]) {
+        withUnsafeBytes { raw in
+            for byte in raw {
+                out.append(Self.hexDigits[Int(byte >> 4)])
+                out.append(Self.hexDigits[Int(byte & 0xF)])
+            }
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// Same as ``stringValue``.
     public var description: String { stringValue }
 

@@ -1,0 +1,147 @@
+/// Direct UTF-8 writers for the sync messages that carry documents (`upload`, `download`): the same bytes as
+/// their `json.text`, without building the ``JSONValue`` tree first. Keys are written in sorted order.
+extension ClientMessage {
+    /// The message as one line of JSON text.
+    public var text: String {
+        guard case .upload(let session, let changesets) = self else { return json.text }
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        var o = JSONObjectWriter(&out)
+        o.key("changesets", &out)
+        writeArray(changesets, to: &out) { $0.writeJSON(to: &$1) }
+        o.int("session", session, &out)
+        o.string("type", "upload", &out)
+        o.end(&out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension ServerMessage {
+    /// The message as one line of JSON text.
+    public var text: String {
+        guard case .download(let session, let cursor, let latest, let ack, let queryVersion, let batch, let changesets) = self
+        else { return json.text }
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        var o = JSONObjectWriter(&out)
+        o.string("batch", batch.rawValue, &out)
+        o.key("changesets", &out)
+        writeArray(changesets, to: &out) { $0.writeJSON(to: &$1) }
+        o.key("cursor", &out)
+        cursor.writeJSON(to: &out)
+        o.int("latestServerVersion", latest, &out)
+        o.int("queryVersion", queryVersion, &out)
+        o.int("session", session, &out)
+        o.string("type", "download", &out)
+        o.int("uploadAck", ack, &out)
+        o.end(&out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+private func writeArray<T>(_ items: [T], to out: inout [UInt8], _ write: (T, inout [UInt8]) -> Void) {
+    out.append(0x5B)
+    for (i, item) in items.enumerated() {
+        if i > 0 { out.append(0x2C) }
+        write(item, &out)
+    }
+    out.append(0x5D)
+}
+
+extension DownloadCursor {
+    package func writeJSON(to out: inout [UInt8]) {
+        var o = JSONObjectWriter(&out)
+        o.int("clientVersion", clientVersion, &out)
+        o.int("serverVersion", serverVersion, &out)
+        o.end(&out)
+    }
+}
+
+extension UploadChangeset {
+    package func writeJSON(to out: inout [UInt8]) {
+        var o = JSONObjectWriter(&out)
+        o.int("clientVersion", clientVersion, &out)
+        o.key("instructions", &out)
+        writeArray(instructions, to: &out) { $0.writeJSON(to: &$1) }
+        o.int("lastServerVersion", lastServerVersion, &out)
+        o.int("timestamp", timestamp, &out)
+        o.end(&out)
+    }
+}
+
+extension DownloadChangeset {
+    package func writeJSON(to out: inout [UInt8]) {
+        var o = JSONObjectWriter(&out)
+        o.key("instructions", &out)
+        writeArray(instructions, to: &out) { $0.writeJSON(to: &$1) }
+        o.int("originClientVersion", originClientVersion, &out)
+        o.int("originFileIdent", originFileIdent, &out)
+        o.int("serverVersion", serverVersion, &out)
+        o.int("timestamp", timestamp, &out)
+        o.end(&out)
+    }
+}
+
+extension DownloadInstruction {
+    package func writeJSON(to out: inout [UInt8]) {
+        var o = JSONObjectWriter(&out)
+        switch self {
+        case .upsert(let className, let primaryKey, let fields):
+            o.string("class", className, &out)
+            o.key("fields", &out)
+            fields.writeExtendedJSON(to: &out)
+            o.string("op", "upsert", &out)
+            o.key("pk", &out)
+            primaryKey.writeExtendedJSON(to: &out)
+        case .erase(let className, let primaryKey):
+            o.string("class", className, &out)
+            o.string("op", "erase", &out)
+            o.key("pk", &out)
+            primaryKey.writeExtendedJSON(to: &out)
+        }
+        o.end(&out)
+    }
+}
+
+extension SyncInstruction {
+    package func writeJSON(to out: inout [UInt8]) {
+        var field: String?
+        var fields: Document?
+        var from: Int?
+        var index: Int?
+        var key: String?
+        var to: Int?
+        var value: Value?
+        switch self {
+        case .create(_, _, let d): fields = d
+        case .set(_, _, let f, let v): field = f; value = v
+        case .erase: break
+        case .listInsert(_, _, let f, let i, let v), .listSet(_, _, let f, let i, let v): field = f; index = i; value = v
+        case .listErase(_, _, let f, let i): field = f; index = i
+        case .listMove(_, _, let f, let a, let b): field = f; from = a; to = b
+        case .clear(_, _, let f): field = f
+        case .setAdd(_, _, let f, let v), .setRemove(_, _, let f, let v): field = f; value = v
+        case .mapSet(_, _, let f, let k, let v): field = f; key = k; value = v
+        case .mapErase(_, _, let f, let k): field = f; key = k
+        }
+        var o = JSONObjectWriter(&out)
+        o.string("class", className, &out)
+        if let field { o.string("field", field, &out) }
+        if let fields {
+            o.key("fields", &out)
+            fields.writeExtendedJSON(to: &out)
+        }
+        if let from { o.int("from", Int64(from), &out) }
+        if let index { o.int("index", Int64(index), &out) }
+        if let key { o.string("key", key, &out) }
+        o.string("op", op, &out)
+        o.key("pk", &out)
+        primaryKey.writeExtendedJSON(to: &out)
+        if let to { o.int("to", Int64(to), &out) }
+        if let value {
+            o.key("value", &out)
+            value.writeExtendedJSON(to: &out)
+        }
+        o.end(&out)
+    }
+}
