@@ -15,7 +15,7 @@ struct PendingLocalChanges {
     /// The latest pending whole value of each field set or created locally.
     private var values: [String: [String: Value]] = [:]
 
-    static func key(_ className: String, _ pk: Value) -> String { className + "\u{0}" + pk.extendedJSON.text }
+    static func key(_ className: String, _ pk: Value) -> String { className + "\u{0}" + pk.extendedJSONText }
 
     init(_ instructions: [SyncInstruction]) {
         for instruction in instructions {

@@ -79,6 +79,14 @@ extension Value {
         }
     }
 
+    /// The compact Extended JSON text of the value (the same as `extendedJSON.text`, without the tree).
+    package var extendedJSONText: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(40)
+        writeExtendedJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private static func doubleJSON(_ v: Double) -> JSONValue {
         if v.isNaN { return .object(["$numberDouble": .string("NaN")]) }
         if v.isInfinite { return .object(["$numberDouble": .string(v < 0 ? "-Infinity" : "Infinity")]) }

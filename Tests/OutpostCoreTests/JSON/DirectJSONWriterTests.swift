@@ -25,6 +25,7 @@ import Testing
             var bytes: [UInt8] = []
             value.writeExtendedJSON(to: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == value.extendedJSON.text)
+            #expect(value.extendedJSONText == value.extendedJSON.text)
         }
     }
 

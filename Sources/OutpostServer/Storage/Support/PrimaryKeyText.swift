@@ -9,7 +9,7 @@ import OutpostCore
 package enum PrimaryKeyText {
     /// The `pk_key` text of a primary key.
     package static func make(_ primaryKey: Value) -> String {
-        primaryKey.extendedJSON.text
+        primaryKey.extendedJSONText
     }
 
     /// The primary key of a document: its `_id` field.
