@@ -13,10 +13,11 @@ enum EventSerializer {
         var out: [StoredEvent] = []
         for (index, event) in groups.enumerated() {
             let type: String
-            var data = EventJSONWriter(capacity: 4096)
+            let text: String
             switch event.kind {
             case .read(let read):
                 // {"type":…,"value":[…]}, the objects in rowid order (links expanded where §4.3 says).
+                var data = EventJSONWriter(capacity: 4096)
                 data.append("{\"type\":")
                 data.appendString(read.className)
                 data.append(",\"value\":[")
@@ -32,12 +33,15 @@ enum EventSerializer {
                 }
                 data.append("]}")
                 type = "read"
-            case .write(let classes):
-                guard try writePayload(classes, to: &data) else { continue }
+                text = data.text
+            case .write(let payload):
+                // Usually written already, on the worker when the transaction committed.
+                guard let payloadText = try payload.text() else { continue }
                 type = "write"
+                text = payloadText
             }
             out.append(StoredEvent(id: ObjectId.generate(), timestamp: event.timestamp, activity: activity,
-                                   event: type, data: data.text, metadata: metadata))
+                                   event: type, data: text, metadata: metadata))
         }
         return out
     }
@@ -111,9 +115,22 @@ enum EventSerializer {
             }
             if !changes.modifications.isEmpty {
                 section("modifications")
+                // Old values whose JSON the worker wrote during the transaction are copied as they are.
+                let oldTexts = changes.oldTexts?.written()
                 for (j, (old, new)) in changes.modifications.enumerated() {
                     if j > 0 { out.append(UInt8(ascii: ",")) }
-                    try writeModification(old: old, new: new, to: &out)
+                    if let oldTexts, let range = oldTexts.ranges[changes.modifiedRowids[j]],
+                        case .row(let oldFormat, let oldValues) = old, case .row(let newFormat, let newValues) = new,
+                        oldFormat === newFormat
+                    {
+                        out.append("{\"newValue\":")
+                        newFormat.writeChanges(old: oldValues, new: newValues, to: &out)
+                        out.append(",\"oldValue\":")
+                        out.append(oldTexts.bytes[range])
+                        out.append(UInt8(ascii: "}"))
+                    } else {
+                        try writeModification(old: old, new: new, to: &out)
+                    }
                 }
                 out.append(UInt8(ascii: "]"))
             }

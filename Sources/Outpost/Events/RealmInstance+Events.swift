@@ -32,19 +32,37 @@ extension RealmInstance {
     func eventCaptureOldValue(_ row: ManagedRow) {
         guard isRecordingEvents else { return }
         let table = row.table
+        let captured = eventOldValues.rows(of: table)
+        if captured.byRowid[row.rowid] != nil { return }
         if changes.tables[table.className]?.isInserted(row.rowid) ?? false { return }
-        if eventOldValues[table.className]?[row.rowid] != nil { return }
         if let format = table.eventRowFormat, row.loadedVersion == snapshotVersion, !row.isDeleted,
             row.epoch == invalidationEpoch
         {
-            // The row being changed holds this version's values.
-            eventOldValues[table.className, default: [:]][row.rowid] = (.row(format, row.values), row)
+            // The row being changed holds this version's values. Their JSON is written on the worker meanwhile.
+            let values = row.values
+            captured.byRowid[row.rowid] = (.row(format, values), row)
+            captured.unsent.append((row.rowid, values))
+            if captured.unsent.count >= Self.eventTextBatch { eventSendOldTexts(captured, format) }
             return
         }
         if pendingInserts.table != nil { flushPendingInserts() }
         if let object = eventObject(table, rowid: row.rowid) {
-            eventOldValues[table.className, default: [:]][row.rowid] = (object, row)
+            captured.byRowid[row.rowid] = (object, row)
         }
+    }
+
+    /// Old values per batch written to JSON on the event worker during a transaction.
+    static let eventTextBatch = 128
+
+    /// Hands the old values captured since the last batch to the event worker, which writes their JSON.
+    func eventSendOldTexts(_ captured: EventOldValues.Rows, _ format: EventRowFormat) {
+        guard !captured.unsent.isEmpty, let context = eventContext else { return }
+        let texts = captured.texts ?? EventRowTexts(format: format)
+        captured.texts = texts
+        let batch = captured.unsent
+        captured.unsent = []
+        captured.unsent.reserveCapacity(Self.eventTextBatch)
+        context.worker.async { texts.write(batch) }
     }
 
     /// The write event of the transaction being committed (nil when nothing is recorded), built before the commit.
@@ -54,8 +72,13 @@ extension RealmInstance {
         for className in committed.tables.keys.sorted() {
             guard let table = tablesByName[className] ?? table(named: className) else { continue }
             let t = committed.tables[className]!
-            let old = eventOldValues[className] ?? [:]
+            let captured = eventOldValues.captured(table)
+            let old = captured?.byRowid ?? [:]
             var entry = EventWriteChanges()
+            if let captured, let format = table.eventRowFormat {
+                eventSendOldTexts(captured, format)
+                entry.oldTexts = captured.texts
+            }
             if !table.schema.isEmbedded {
                 for rowid in t.insertions.sorted() {
                     if let object = eventObject(table, rowid: rowid) { entry.insertions.append(object) }
@@ -76,8 +99,10 @@ extension RealmInstance {
                 if let format, row.loadedVersion == snapshotVersion, !row.isDeleted, row.epoch == invalidationEpoch {
                     // The changed row's storage holds the values being committed.
                     entry.modifications.append((before, .row(format, row.values)))
+                    entry.modifiedRowids.append(rowid)
                 } else if let after = eventObject(table, rowid: rowid) {
                     entry.modifications.append((before, after))
+                    entry.modifiedRowids.append(rowid)
                 }
             }
             if !entry.isEmpty { classes[className] = entry }
@@ -85,9 +110,13 @@ extension RealmInstance {
         return classes.isEmpty ? nil : classes
     }
 
-    /// Records a read of objects of one class (a query's matches, or one object) in every active scope.
-    func eventRecordRead(_ table: TableInfo, rowids: [Int64], isQuery: Bool) {
-        guard isRecordingEvents, !table.schema.isEmbedded, !rowids.isEmpty, let context = eventContext else { return }
+    /// Records a read of objects of one class (a query's matches, or one object) in every active scope. Returns
+    /// what was captured (nil when nothing was recorded).
+    @discardableResult
+    func eventRecordRead(_ table: TableInfo, rowids: [Int64], isQuery: Bool) -> EventCapturedRows? {
+        guard isRecordingEvents, !table.schema.isEmbedded, !rowids.isEmpty, let context = eventContext else {
+            return nil
+        }
         let timestamp = Date()
         var objects: [Int64: EventObject] = [:]
         let inserted = isInWriteTransaction ? changes.tables[table.className] : nil
@@ -105,6 +134,28 @@ extension RealmInstance {
         }
         context.record(RecordedEvent(timestamp: timestamp, kind: .read(EventRead(
             className: table.className, version: historyVersion, objects: objects, order: rowids, isQuery: isQuery))))
+        return EventCapturedRows(objects: objects, version: snapshotVersion, writeCounter: writeCounter,
+                                 epoch: invalidationEpoch)
+    }
+
+    /// Objects for a page of rowids made from the rows a read event captured, or nil when those no longer hold
+    /// this version's values (the instance moved on, or wrote) or do not cover the page.
+    func objects(_ table: TableInfo, rowids: ArraySlice<Int64>, captured: EventCapturedRows) -> [ObjectBase]? {
+        synchronized {
+            guard captured.version == snapshotVersion, captured.writeCounter == writeCounter,
+                captured.epoch == invalidationEpoch
+            else { return nil }
+            var values: [[SQLiteValue]] = []
+            values.reserveCapacity(rowids.count)
+            for rowid in rowids {
+                guard case .row(_, let row)? = captured.objects[rowid] else { return nil }
+                values.append(row)
+            }
+            var objects: [ObjectBase] = []
+            objects.reserveCapacity(rowids.count)
+            for (i, rowid) in rowids.enumerated() { objects.append(object(table, rowid, values: values[i])) }
+            return objects
+        }
     }
 
     // MARK: Column values
