@@ -17,12 +17,6 @@ struct EventJSONWriter {
         bytes.append(byte)
     }
 
-    /// Bytes of JSON text written elsewhere.
-    @inline(__always)
-    mutating func append(_ text: ArraySlice<UInt8>) {
-        bytes.append(contentsOf: text)
-    }
-
     /// Text written as it is (keys already escaped, literals).
     @inline(__always)
     mutating func append(_ text: String) {

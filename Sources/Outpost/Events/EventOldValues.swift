@@ -8,10 +8,6 @@ struct EventOldValues {
     final class Rows {
         let table: TableInfo
         var byRowid: [Int64: (object: EventObject, row: ManagedRow)] = [:]
-        /// The old values' JSON, written on the event worker (classes with an ``EventRowFormat``).
-        var texts: EventRowTexts?
-        /// Old values not handed to the worker yet.
-        var unsent: [(rowid: Int64, values: [SQLiteValue])] = []
 
         init(table: TableInfo) {
             self.table = table

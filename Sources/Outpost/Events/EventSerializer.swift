@@ -115,22 +115,9 @@ enum EventSerializer {
             }
             if !changes.modifications.isEmpty {
                 section("modifications")
-                // Old values whose JSON the worker wrote during the transaction are copied as they are.
-                let oldTexts = changes.oldTexts?.written()
                 for (j, (old, new)) in changes.modifications.enumerated() {
                     if j > 0 { out.append(UInt8(ascii: ",")) }
-                    if let oldTexts, let range = oldTexts.ranges[changes.modifiedRowids[j]],
-                        case .row(let oldFormat, let oldValues) = old, case .row(let newFormat, let newValues) = new,
-                        oldFormat === newFormat
-                    {
-                        out.append("{\"newValue\":")
-                        newFormat.writeChanges(old: oldValues, new: newValues, to: &out)
-                        out.append(",\"oldValue\":")
-                        out.append(oldTexts.bytes[range])
-                        out.append(UInt8(ascii: "}"))
-                    } else {
-                        try writeModification(old: old, new: new, to: &out)
-                    }
+                    try writeModification(old: old, new: new, to: &out)
                 }
                 out.append(UInt8(ascii: "]"))
             }

@@ -38,31 +38,14 @@ extension RealmInstance {
         if let format = table.eventRowFormat, row.loadedVersion == snapshotVersion, !row.isDeleted,
             row.epoch == invalidationEpoch
         {
-            // The row being changed holds this version's values. Their JSON is written on the worker meanwhile.
-            let values = row.values
-            captured.byRowid[row.rowid] = (.row(format, values), row)
-            captured.unsent.append((row.rowid, values))
-            if captured.unsent.count >= Self.eventTextBatch { eventSendOldTexts(captured, format) }
+            // The row being changed holds this version's values.
+            captured.byRowid[row.rowid] = (.row(format, row.values), row)
             return
         }
         if pendingInserts.table != nil { flushPendingInserts() }
         if let object = eventObject(table, rowid: row.rowid) {
             captured.byRowid[row.rowid] = (object, row)
         }
-    }
-
-    /// Old values per batch written to JSON on the event worker during a transaction.
-    static let eventTextBatch = 128
-
-    /// Hands the old values captured since the last batch to the event worker, which writes their JSON.
-    func eventSendOldTexts(_ captured: EventOldValues.Rows, _ format: EventRowFormat) {
-        guard !captured.unsent.isEmpty, let context = eventContext else { return }
-        let texts = captured.texts ?? EventRowTexts(format: format)
-        captured.texts = texts
-        let batch = captured.unsent
-        captured.unsent = []
-        captured.unsent.reserveCapacity(Self.eventTextBatch)
-        context.worker.async { texts.write(batch) }
     }
 
     /// The write event of the transaction being committed (nil when nothing is recorded), built before the commit.
@@ -72,13 +55,8 @@ extension RealmInstance {
         for className in committed.tables.keys.sorted() {
             guard let table = tablesByName[className] ?? table(named: className) else { continue }
             let t = committed.tables[className]!
-            let captured = eventOldValues.captured(table)
-            let old = captured?.byRowid ?? [:]
+            let old = eventOldValues.captured(table)?.byRowid ?? [:]
             var entry = EventWriteChanges()
-            if let captured, let format = table.eventRowFormat {
-                eventSendOldTexts(captured, format)
-                entry.oldTexts = captured.texts
-            }
             if !table.schema.isEmbedded {
                 for rowid in t.insertions.sorted() {
                     if let object = eventObject(table, rowid: rowid) { entry.insertions.append(object) }
@@ -99,10 +77,8 @@ extension RealmInstance {
                 if let format, row.loadedVersion == snapshotVersion, !row.isDeleted, row.epoch == invalidationEpoch {
                     // The changed row's storage holds the values being committed.
                     entry.modifications.append((before, .row(format, row.values)))
-                    entry.modifiedRowids.append(rowid)
                 } else if let after = eventObject(table, rowid: rowid) {
                     entry.modifications.append((before, after))
-                    entry.modifiedRowids.append(rowid)
                 }
             }
             if !entry.isEmpty { classes[className] = entry }

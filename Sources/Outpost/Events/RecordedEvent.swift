@@ -15,10 +15,6 @@ struct EventWriteChanges: Sendable {
     var insertions: [EventObject] = []
     var deletions: [EventObject] = []
     var modifications: [(old: EventObject, new: EventObject)] = []
-    /// The rowid of each modification (same order).
-    var modifiedRowids: [Int64] = []
-    /// The old values' JSON by rowid, when the worker wrote them during the transaction.
-    var oldTexts: EventRowTexts?
 
     var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty }
 }

@@ -87,9 +87,9 @@ final class EvScalars: Object {
         }
     }
 
-    /// The old values the event worker writes in batches during the transaction give the same write event as the
-    /// general path (modifications over several batches, rows changed twice, modified then deleted).
-    @Test func oldValuesWrittenDuringTheTransactionGiveTheSameWriteEvent() async throws {
+    /// A write event of many rows, written from column values on the event worker when the transaction commits,
+    /// is the general path's text (rows changed twice, modified then deleted).
+    @Test func aWriteEventOfManyRowsIsTheGeneralPathsText() async throws {
         let realm = try await Realm(configuration: try localEventConfiguration(types: [EvScalars.self]))
         try realm.write {
             for i in 0..<300 {
