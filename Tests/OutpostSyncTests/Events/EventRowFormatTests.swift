@@ -196,8 +196,9 @@ final class EvScalars: Object {
             var t = time_t(totalMillis / 1000 - (totalMillis % 1000 < 0 ? 1 : 0))
             var parts = tm()
             gmtime_r(&t, &parts)
-            let prefix = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                                Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+            let prefix = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900,
+                                Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
+                                Int(parts.tm_sec))
             #expect(EventSerializer.timestamp(date).hasPrefix(prefix), "\(seconds)")
         }
         for value: Int64 in [0, 7, -7, 10, -10, 999, Int64.max, Int64.min] {
