@@ -40,9 +40,9 @@ final class RealmInstance {
     var subscriptionsBeingUpdated: [SubscriptionRecord]?
     /// The file's event recording state when events are on (Events/EventContext.swift).
     var eventContext: EventContext?
-    /// While a scope is active: each modified or deleted row as it was before the transaction, by class and rowid,
+    /// While a scope is active: each modified or deleted row as it was before the transaction, by table and rowid,
     /// with the row's storage (whose values are the new ones at commit).
-    var eventOldValues: [String: [Int64: (object: EventObject, row: ManagedRow)]] = [:]
+    var eventOldValues = EventOldValues()
     /// Read-event bookkeeping (Events/EventReadState.swift).
     var eventReads = EventReadState()
 
@@ -196,7 +196,8 @@ final class RealmInstance {
                 throw error
             }
         }
-        let writeEvent = eventWriteChanges(committed)
+        let writeEvent = eventWriteChanges(committed).map(EventWritePayload.init)
+        if let writeEvent { eventContext?.prepare(writeEvent) }  // on the worker, beside the commit below
         eventOldValues.removeAll()
         do {
             if !committed.isEmpty {

@@ -95,6 +95,11 @@ final class EventContext: @unchecked Sendable {
 
     // MARK: Persisting
 
+    /// Starts writing a transaction's write event to JSON on the worker, before the scopes that record it commit.
+    func prepare(_ payload: EventWritePayload) {
+        worker.async { payload.prepare() }
+    }
+
     /// Serializes a committed scope and stores it (one store transaction), then calls `completion` on the worker.
     func persistScope(id: Int, activity: String, metadata: [String: String], events: [RecordedEvent],
                       completion: (@Sendable (Error?) -> Void)?) {

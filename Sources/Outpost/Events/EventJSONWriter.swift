@@ -67,23 +67,31 @@ struct EventJSONWriter {
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, UTC, milliseconds truncated (without quotes).
     mutating func appendTimestamp(_ date: Date) {
-        // The tiny bias keeps values like 1.678 s (stored as 1.67799999…) at 678 ms.
-        let totalMillis = Int64((date.timeIntervalSince1970 * 1000 + 1e-4).rounded(.down))
+        let totalMillis = Self.timestampMillis(date)
         var seconds = totalMillis / 1000
         var millis = totalMillis % 1000
         if millis < 0 {
             millis += 1000
             seconds -= 1
         }
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        let year = Int(parts.tm_year) + 1900
+        // The civil date of the day (proleptic Gregorian, as `gmtime_r`, without its time zone lock).
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = Self.civil(days: days)
         guard (0...9999).contains(year) else {
-            append(String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", year, Int(parts.tm_mon) + 1,
-                          Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(millis)))
+            var t = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&t, &parts)
+            append(String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900,
+                          Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
+                          Int(parts.tm_sec), Int(millis)))
             return
         }
+        let hour = Int(secondOfDay / 3600), minute = Int(secondOfDay / 60 % 60), second = Int(secondOfDay % 60)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
             func digits(_ value: Int, _ count: Int, at offset: Int) {
                 var rest = value
@@ -94,20 +102,42 @@ struct EventJSONWriter {
             }
             digits(year, 4, at: 0)
             buffer[4] = UInt8(ascii: "-")
-            digits(Int(parts.tm_mon) + 1, 2, at: 5)
+            digits(month, 2, at: 5)
             buffer[7] = UInt8(ascii: "-")
-            digits(Int(parts.tm_mday), 2, at: 8)
+            digits(day, 2, at: 8)
             buffer[10] = UInt8(ascii: "T")
-            digits(Int(parts.tm_hour), 2, at: 11)
+            digits(hour, 2, at: 11)
             buffer[13] = UInt8(ascii: ":")
-            digits(Int(parts.tm_min), 2, at: 14)
+            digits(minute, 2, at: 14)
             buffer[16] = UInt8(ascii: ":")
-            digits(Int(parts.tm_sec), 2, at: 17)
+            digits(second, 2, at: 17)
             buffer[19] = UInt8(ascii: ".")
             digits(Int(millis), 3, at: 20)
             buffer[23] = UInt8(ascii: "Z")
             bytes.append(contentsOf: UnsafeBufferPointer(buffer))
         }
+    }
+
+    /// Year, month (1–12) and day (1–31) of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    static func civil(days: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    /// The milliseconds since 1970 that ``appendTimestamp(_:)`` writes (equal for two dates exactly when their
+    /// texts are).
+    @inline(__always)
+    static func timestampMillis(_ date: Date) -> Int64 {
+        // The tiny bias keeps values like 1.678 s (stored as 1.67799999…) at 678 ms.
+        Int64((date.timeIntervalSince1970 * 1000 + 1e-4).rounded(.down))
     }
 
     /// `"<24 lowercase hex digits>"` of an ObjectId's 12 bytes, as `ObjectId.stringValue`.

@@ -40,3 +40,13 @@ struct EventLinkTarget: Sendable {
     var rowid: Int64
     var object: EventObject
 }
+
+/// The objects a read event captured and the state of the instance they belong to: an iterator that recorded the
+/// read makes its objects from these rows while the instance still reads the same values, instead of loading them
+/// again.
+struct EventCapturedRows {
+    var objects: [Int64: EventObject]
+    var version: Int
+    var writeCounter: Int
+    var epoch: Int
+}

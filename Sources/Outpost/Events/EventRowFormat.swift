@@ -45,35 +45,7 @@ final class EventRowFormat: Sendable {
         out.append(UInt8(ascii: "{"))
         var first = true
         for field in fields {
-            let raw = values[field.column]
-            switch (field.type, raw) {
-            case (_, .null):
-                Self.key(field, &first, &out)
-                out.append("null")
-            case (.int, .integer(let v)):
-                Self.key(field, &first, &out)
-                out.appendInt(v)
-            case (.bool, .integer(let v)):
-                Self.key(field, &first, &out)
-                out.append(v != 0 ? "true" : "false")
-            case (.string, .text(let v)):
-                Self.key(field, &first, &out)
-                out.appendString(v)
-            case (.objectId, .blob(let bytes)) where bytes.count == 12:
-                Self.key(field, &first, &out)
-                out.appendObjectIdHex(bytes)
-            case (.date, .real(let v)):
-                Self.key(field, &first, &out)
-                out.append(UInt8(ascii: "\""))
-                out.appendTimestamp(Date(timeIntervalSinceReferenceDate: v))
-                out.append(UInt8(ascii: "\""))
-            case (.data, .blob):
-                continue  // non-null Data is left out
-            default:
-                guard let json = field.json(raw) else { continue }
-                Self.key(field, &first, &out)
-                out.append(json)
-            }
+            Self.write(field, values[field.column], &first, &out)
         }
         out.append(UInt8(ascii: "}"))
     }
@@ -85,11 +57,72 @@ final class EventRowFormat: Sendable {
         for field in fields {
             let before = old[field.column], after = new[field.column]
             if before == after { continue }  // equal columns give equal JSON
+            if let changed = Self.jsonDiffers(field.type, before, after) {
+                if changed { Self.write(field, after, &first, &out) }
+                continue
+            }
             guard let json = field.json(after), field.json(before) != json else { continue }
             Self.key(field, &first, &out)
             out.append(json)
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Whether two different column values of a field give different JSON, for the types ``write`` writes itself
+    /// (nil for the others, which the general path compares).
+    @inline(__always)
+    private static func jsonDiffers(_ type: PropertyType, _ before: SQLiteValue, _ after: SQLiteValue) -> Bool? {
+        switch (type, before, after) {
+        case (.int, .integer, .integer), (.string, .text, .text):
+            return true
+        case (.bool, .integer(let a), .integer(let b)):
+            return (a != 0) != (b != 0)
+        case (.objectId, .blob(let a), .blob(let b)):
+            return a.count == 12 && b.count == 12 ? true : nil
+        case (.date, .real(let a), .real(let b)):
+            return EventJSONWriter.timestampMillis(Date(timeIntervalSinceReferenceDate: a))
+                != EventJSONWriter.timestampMillis(Date(timeIntervalSinceReferenceDate: b))
+        case (.int, .null, .integer), (.int, .integer, .null), (.string, .null, .text), (.string, .text, .null),
+            (.bool, .null, .integer), (.bool, .integer, .null), (.date, .null, .real), (.date, .real, .null):
+            return true
+        case (.objectId, .null, .blob(let bytes)), (.objectId, .blob(let bytes), .null):
+            return bytes.count == 12 ? true : nil
+        default:
+            return nil
+        }
+    }
+
+    /// One field, `"<name>":<value>`, unless it is left out (a non-null `Data`).
+    @inline(__always)
+    private static func write(_ field: Field, _ raw: SQLiteValue, _ first: inout Bool, _ out: inout EventJSONWriter) {
+        switch (field.type, raw) {
+        case (_, .null):
+            key(field, &first, &out)
+            out.append("null")
+        case (.int, .integer(let v)):
+            key(field, &first, &out)
+            out.appendInt(v)
+        case (.bool, .integer(let v)):
+            key(field, &first, &out)
+            out.append(v != 0 ? "true" : "false")
+        case (.string, .text(let v)):
+            key(field, &first, &out)
+            out.appendString(v)
+        case (.objectId, .blob(let bytes)) where bytes.count == 12:
+            key(field, &first, &out)
+            out.appendObjectIdHex(bytes)
+        case (.date, .real(let v)):
+            key(field, &first, &out)
+            out.append(UInt8(ascii: "\""))
+            out.appendTimestamp(Date(timeIntervalSinceReferenceDate: v))
+            out.append(UInt8(ascii: "\""))
+        case (.data, .blob):
+            return  // non-null Data is left out
+        default:
+            guard let json = field.json(raw) else { return }
+            key(field, &first, &out)
+            out.append(json)
+        }
     }
 
     /// The object as a JSON value (for modifications whose other side took the general path).

@@ -13,10 +13,11 @@ enum EventSerializer {
         var out: [StoredEvent] = []
         for (index, event) in groups.enumerated() {
             let type: String
-            var data = EventJSONWriter(capacity: 4096)
+            let text: String
             switch event.kind {
             case .read(let read):
                 // {"type":…,"value":[…]}, the objects in rowid order (links expanded where §4.3 says).
+                var data = EventJSONWriter(capacity: 4096)
                 data.append("{\"type\":")
                 data.appendString(read.className)
                 data.append(",\"value\":[")
@@ -32,12 +33,15 @@ enum EventSerializer {
                 }
                 data.append("]}")
                 type = "read"
-            case .write(let classes):
-                guard try writePayload(classes, to: &data) else { continue }
+                text = data.text
+            case .write(let payload):
+                // Usually written already, on the worker when the transaction committed.
+                guard let payloadText = try payload.text() else { continue }
                 type = "write"
+                text = payloadText
             }
             out.append(StoredEvent(id: ObjectId.generate(), timestamp: event.timestamp, activity: activity,
-                                   event: type, data: data.text, metadata: metadata))
+                                   event: type, data: text, metadata: metadata))
         }
         return out
     }

@@ -32,18 +32,19 @@ extension RealmInstance {
     func eventCaptureOldValue(_ row: ManagedRow) {
         guard isRecordingEvents else { return }
         let table = row.table
+        let captured = eventOldValues.rows(of: table)
+        if captured.byRowid[row.rowid] != nil { return }
         if changes.tables[table.className]?.isInserted(row.rowid) ?? false { return }
-        if eventOldValues[table.className]?[row.rowid] != nil { return }
         if let format = table.eventRowFormat, row.loadedVersion == snapshotVersion, !row.isDeleted,
             row.epoch == invalidationEpoch
         {
             // The row being changed holds this version's values.
-            eventOldValues[table.className, default: [:]][row.rowid] = (.row(format, row.values), row)
+            captured.byRowid[row.rowid] = (.row(format, row.values), row)
             return
         }
         if pendingInserts.table != nil { flushPendingInserts() }
         if let object = eventObject(table, rowid: row.rowid) {
-            eventOldValues[table.className, default: [:]][row.rowid] = (object, row)
+            captured.byRowid[row.rowid] = (object, row)
         }
     }
 
@@ -54,7 +55,7 @@ extension RealmInstance {
         for className in committed.tables.keys.sorted() {
             guard let table = tablesByName[className] ?? table(named: className) else { continue }
             let t = committed.tables[className]!
-            let old = eventOldValues[className] ?? [:]
+            let old = eventOldValues.captured(table)?.byRowid ?? [:]
             var entry = EventWriteChanges()
             if !table.schema.isEmbedded {
                 for rowid in t.insertions.sorted() {
@@ -85,9 +86,13 @@ extension RealmInstance {
         return classes.isEmpty ? nil : classes
     }
 
-    /// Records a read of objects of one class (a query's matches, or one object) in every active scope.
-    func eventRecordRead(_ table: TableInfo, rowids: [Int64], isQuery: Bool) {
-        guard isRecordingEvents, !table.schema.isEmbedded, !rowids.isEmpty, let context = eventContext else { return }
+    /// Records a read of objects of one class (a query's matches, or one object) in every active scope. Returns
+    /// what was captured (nil when nothing was recorded).
+    @discardableResult
+    func eventRecordRead(_ table: TableInfo, rowids: [Int64], isQuery: Bool) -> EventCapturedRows? {
+        guard isRecordingEvents, !table.schema.isEmbedded, !rowids.isEmpty, let context = eventContext else {
+            return nil
+        }
         let timestamp = Date()
         var objects: [Int64: EventObject] = [:]
         let inserted = isInWriteTransaction ? changes.tables[table.className] : nil
@@ -105,6 +110,28 @@ extension RealmInstance {
         }
         context.record(RecordedEvent(timestamp: timestamp, kind: .read(EventRead(
             className: table.className, version: historyVersion, objects: objects, order: rowids, isQuery: isQuery))))
+        return EventCapturedRows(objects: objects, version: snapshotVersion, writeCounter: writeCounter,
+                                 epoch: invalidationEpoch)
+    }
+
+    /// Objects for a page of rowids made from the rows a read event captured, or nil when those no longer hold
+    /// this version's values (the instance moved on, or wrote) or do not cover the page.
+    func objects(_ table: TableInfo, rowids: ArraySlice<Int64>, captured: EventCapturedRows) -> [ObjectBase]? {
+        synchronized {
+            guard captured.version == snapshotVersion, captured.writeCounter == writeCounter,
+                captured.epoch == invalidationEpoch
+            else { return nil }
+            var values: [[SQLiteValue]] = []
+            values.reserveCapacity(rowids.count)
+            for rowid in rowids {
+                guard case .row(_, let row)? = captured.objects[rowid] else { return nil }
+                values.append(row)
+            }
+            var objects: [ObjectBase] = []
+            objects.reserveCapacity(rowids.count)
+            for (i, rowid) in rowids.enumerated() { objects.append(object(table, rowid, values: values[i])) }
+            return objects
+        }
     }
 
     // MARK: Column values

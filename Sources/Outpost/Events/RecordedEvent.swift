@@ -19,13 +19,44 @@ struct EventWriteChanges: Sendable {
     var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty }
 }
 
+/// One committed transaction's write event: class name → changes, and its JSON text, written on the event worker
+/// as soon as the transaction is committed (``EventContext/prepare(_:)``) so that the scope's commit finds it ready.
+final class EventWritePayload: @unchecked Sendable {
+    // @unchecked Sendable: `classes` is immutable and `prepared` is only touched under `lock`.
+    let classes: [String: EventWriteChanges]
+    private let lock = NSLock()
+    private var prepared: Result<String?, Error>?
+
+    init(_ classes: [String: EventWriteChanges]) {
+        self.classes = classes
+    }
+
+    /// Writes the JSON text unless already written.
+    func prepare() {
+        lock.withLock {
+            guard prepared == nil else { return }
+            prepared = Result {
+                var data = EventJSONWriter(capacity: 4096)
+                return try EventSerializer.writePayload(classes, to: &data) ? data.text : nil
+            }
+        }
+    }
+
+    /// The event's `data` (nil when the transaction changed nothing reportable); throws when a
+    /// ``CustomEventRepresentable`` returned invalid JSON.
+    func text() throws -> String? {
+        prepare()
+        return try lock.withLock { try prepared!.get() }
+    }
+}
+
 /// A read or write recorded while a scope was active, kept until the scope is committed or cancelled.
 struct RecordedEvent: Sendable {
     enum Kind: Sendable {
         /// Objects of one class read at one version (a query, one object, or one object reached through a link).
         case read(EventRead)
-        /// One committed transaction: class name → changes.
-        case write([String: EventWriteChanges])
+        /// One committed transaction.
+        case write(EventWritePayload)
     }
 
     let timestamp: Date

@@ -68,14 +68,15 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     /// Event library: iterating works on a snapshot of the results, which Realm records as a query read of every
     /// object in it (the reads of the objects produced then join that query).
-    private func recordEventIteration(_ snapshot: [Int64]) {
-        guard instance.isRecordingEvents else { return }
+    /// Returns the rows captured, which the iterator then uses instead of loading them again.
+    private func recordEventIteration(_ snapshot: [Int64]) -> EventCapturedRows? {
+        guard instance.isRecordingEvents else { return nil }
         if !query.filters.isEmpty || !query.suffixes.isEmpty {
             let evaluated = (cache.version, cache.writeCounter)
-            if let recorded = cache.eventRecordedAt, recorded == evaluated, snapshot == cache.rowids { return }
+            if let recorded = cache.eventRecordedAt, recorded == evaluated, snapshot == cache.rowids { return nil }
             cache.eventRecordedAt = evaluated
         }
-        instance.eventRecordRead(table, rowids: snapshot, isQuery: true)
+        return instance.eventRecordRead(table, rowids: snapshot, isQuery: true)
     }
 
     // MARK: Collection access
@@ -121,6 +122,8 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         var position = 0
         var page: [ObjectBase] = []
         var pageStart = 0
+        /// The rows the event library captured when the iteration began (loaded once for both).
+        var captured: EventCapturedRows?
 
         init(results: Results, rowids: [Int64]) {
             self.results = results
@@ -129,12 +132,14 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
         public mutating func next() -> Element? {
             guard position < rowids.count else { return nil }
+            if position == 0 && results.instance.eventContext != nil { captured = results.recordEventIteration(rowids) }
             if position >= pageStart + page.count {
                 pageStart = position
-                page = results.instance.objects(results.table, rowids: rowids[position..<Swift.min(rowids.count, position + 256)])
+                let pageRowids = rowids[position..<Swift.min(rowids.count, position + 256)]
+                page = captured.flatMap { results.instance.objects(results.table, rowids: pageRowids, captured: $0) }
+                    ?? results.instance.objects(results.table, rowids: pageRowids)
             }
             let object = page[position - pageStart]
-            if position == 0 && results.instance.eventContext != nil { results.recordEventIteration(rowids) }
             position += 1
             return (object as! Element)
         }

@@ -288,6 +288,32 @@ final class EvHolder: Object {
         ])
     }
 
+    /// Iterating makes its objects from the rows the query read captured (read once), but not once the Realm
+    /// wrote: a change made during the iteration shows in the objects produced after it.
+    @Test func iterationReusesTheCapturedRowsUntilTheRealmWrites() async throws {
+        let realm = try await Realm(configuration: try localEventConfiguration(types: [EvPerson.self]))
+        try realm.write { for i in 0..<600 { realm.add(EvPerson(i, "p\(i)", i)) } }
+        let scope = realm.events!.beginScope(activity: "s")
+        var ages: [Int] = []
+        for p in realm.objects(EvPerson.self).filter("age >= 0") {
+            ages.append(p.name == "p\(p._id)" ? p.age : -1)
+        }
+        #expect(ages == Array(0..<600))
+        try realm.write {
+            var seen: [Int] = []
+            for p in realm.objects(EvPerson.self).filter("age >= 0") {
+                if p._id == 10 { realm.object(ofType: EvPerson.self, forPrimaryKey: 500)!.age = -1 }
+                seen.append(p.age)
+            }
+            #expect(seen.count == 600 && seen[499] == 499 && seen[500] == -1 && seen[501] == 501)
+        }
+        try await scope.commit()
+        let data = try storedData(realm)
+        #expect(data.first?.hasPrefix(#"{"type":"EvPerson","value":[{"_id":0,"age":0,"flag":false,"name":"p0"}"#) == true)
+        #expect(data.first?.contains(#"{"_id":599,"age":599,"flag":false,"name":"p599"}]}"#) == true)
+        #expect(data.last?.contains(#""modifications":[{"newValue":{"age":-1},"oldValue":{"_id":500,"age":500"#) == true)
+    }
+
     @Test func customRepresentationsExpandAsThemselvesAndTheirOwnReadsAreNotRecorded() async throws {
         let realm = try await realmWithLinks()
         try realm.write {
