@@ -212,52 +212,62 @@ package struct JSONReader {
         return Double(text).map { .double($0) }
     }
 
+    /// A string literal; text without escapes is decoded in one piece, text with escapes is gathered as UTF-8
+    /// bytes first (appending each escape to a `String` was a large part of the server's event upload parsing).
     private mutating func parseString() -> String? {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var chunkStart = index
-        var out = ""
+        let start = index
         while index < bytes.count {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
-                out += String(decoding: bytes[chunkStart..<index], as: UTF8.self)
                 index += 1
-                out.unicodeScalars.append(contentsOf: scalars)
-                return out
+                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
             }
-            if c == UInt8(ascii: "\\") {
-                out += String(decoding: bytes[chunkStart..<index], as: UTF8.self)
+            if c == UInt8(ascii: "\\") { return parseEscapedString(from: start) }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func parseEscapedString(from start: Int) -> String? {
+        var out: [UInt8] = Array(bytes[start..<index])
+        out.reserveCapacity(out.count + 64)
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") {
                 index += 1
-                guard index < bytes.count else { return nil }
-                let e = bytes[index]
+                return String(decoding: out, as: UTF8.self)
+            }
+            guard c == UInt8(ascii: "\\") else {
+                out.append(c)
                 index += 1
-                switch e {
-                case UInt8(ascii: "n"): out += "\n"
-                case UInt8(ascii: "r"): out += "\r"
-                case UInt8(ascii: "t"): out += "\t"
-                case UInt8(ascii: "b"): out += "\u{08}"
-                case UInt8(ascii: "f"): out += "\u{0C}"
-                case UInt8(ascii: "u"):
-                    guard index + 4 <= bytes.count,
-                        var code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-                    else { return nil }
-                    index += 4
-                    if code >= 0xD800, code < 0xDC00, index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                        let low = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16)
-                    {
-                        index += 6
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    out.unicodeScalars.append(Unicode.Scalar(code) ?? "?")
-                default: out.unicodeScalars.append(Unicode.Scalar(e))
-                }
-                chunkStart = index
                 continue
             }
             index += 1
+            guard index < bytes.count else { return nil }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard index + 4 <= bytes.count,
+                    var code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+                else { return nil }
+                index += 4
+                if code >= 0xD800, code < 0xDC00, index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                    let low = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16)
+                {
+                    index += 6
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                out.append(contentsOf: String(Unicode.Scalar(code) ?? "?").utf8)
+            default: out.append(contentsOf: String(Unicode.Scalar(e)).utf8)
+            }
         }
-        _ = scalars
-        scalars = .init()
         return nil
     }
 }

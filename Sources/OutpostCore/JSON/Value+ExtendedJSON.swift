@@ -202,7 +202,12 @@ extension Document {
     /// The document as compact Extended JSON text with sorted keys.
     ///
     /// Outpost-only: the original has no such property.
-    public var extendedJSONText: String { extendedJSON.text }
+    public var extendedJSONText: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        writeExtendedJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 extension ValueError.Code {
