@@ -9,7 +9,9 @@ import OutpostCore
 package enum PrimaryKeyText {
     /// The `pk_key` text of a primary key.
     package static func make(_ primaryKey: Value) -> String {
-        primaryKey.extendedJSON.text
+        var bytes: [UInt8] = []
+        primaryKey.writeExtendedJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The primary key of a document: its `_id` field.
