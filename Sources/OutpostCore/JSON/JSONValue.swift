@@ -97,23 +97,30 @@ package enum JSONValue: Hashable, Sendable {
         out.append(0x22)
         var s = s
         s.withUTF8 { utf8 in
-            // Most strings need no escaping: appended whole.
-            guard utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
-                out.append(contentsOf: utf8)
-                return
-            }
-            let hex = Array("0123456789abcdef".utf8)
-            for byte in utf8 {
+            // Runs without escapes are appended whole (most strings are one run); no array per escape.
+            var runStart = 0
+            for i in 0..<utf8.count {
+                let byte = utf8[i]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                runStart = i + 1
+                out.append(0x5C)
                 switch byte {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-                case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                case ..<0x20: out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                default: out.append(byte)
+                case 0x22: out.append(0x22)
+                case 0x5C: out.append(0x5C)
+                case 0x0A: out.append(0x6E)
+                case 0x0D: out.append(0x72)
+                case 0x09: out.append(0x74)
+                default:
+                    let hex: (UInt8) -> UInt8 = { $0 < 10 ? 0x30 + $0 : 0x57 + $0 }  // 0-9, a-f
+                    out.append(0x75)
+                    out.append(0x30)
+                    out.append(0x30)
+                    out.append(hex(byte >> 4))
+                    out.append(hex(byte & 0xF))
                 }
             }
+            if runStart < utf8.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         out.append(0x22)
     }
