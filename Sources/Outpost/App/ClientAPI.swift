@@ -23,11 +23,18 @@ struct ClientAPI: Sendable {
     func send(_ method: RLMHTTPMethod, _ endpoint: String, body: JSONValue? = nil, bearer: String? = nil)
         async throws(AppError) -> JSONValue?
     {
+        try await send(method, endpoint, bodyText: body?.text, bearer: bearer)
+    }
+
+    /// Sends one request whose JSON body is already written (`bodyText`), and returns the JSON answer.
+    func send(_ method: RLMHTTPMethod, _ endpoint: String, bodyText: String?, bearer: String? = nil)
+        async throws(AppError) -> JSONValue?
+    {
         let url = url(endpoint)
         var headers = ["Accept": "application/json"]
-        if body != nil { headers["Content-Type"] = "application/json" }
+        if bodyText != nil { headers["Content-Type"] = "application/json" }
         if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
-        let request = RLMRequest(url: url, method: method, headers: headers, body: body?.text ?? "", timeout: timeout)
+        let request = RLMRequest(url: url, method: method, headers: headers, body: bodyText ?? "", timeout: timeout)
         let transport = self.transport
         let response = await withCheckedContinuation { (continuation: CheckedContinuation<RLMResponse, Never>) in
             transport.sendRequestToServer(request) { continuation.resume(returning: $0) }

@@ -81,12 +81,19 @@ extension User {
     func authorizedRequest(_ method: RLMHTTPMethod, _ endpoint: String, body: JSONValue? = nil) async throws
         -> JSONValue?
     {
+        try await authorizedRequest(method, endpoint, bodyText: body?.text)
+    }
+
+    /// ``authorizedRequest(_:_:body:)`` with a JSON body already written.
+    func authorizedRequest(_ method: RLMHTTPMethod, _ endpoint: String, bodyText: String?) async throws
+        -> JSONValue?
+    {
         let token = try await accessToken()
         do {
-            return try await appState.api.send(method, endpoint, body: body, bearer: token)
+            return try await appState.api.send(method, endpoint, bodyText: bodyText, bearer: token)
         } catch where error.httpStatusCode == 401 {
             let fresh = try await accessToken(forceRefresh: true)
-            return try await appState.api.send(method, endpoint, body: body, bearer: fresh)
+            return try await appState.api.send(method, endpoint, bodyText: bodyText, bearer: fresh)
         }
     }
 }

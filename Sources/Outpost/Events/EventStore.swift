@@ -63,16 +63,18 @@ final class EventStore: @unchecked Sendable {
 
     var uploader: EventUploader? { lock.withLock { uploaderLocked } }
 
-    /// Up to `limit` events of a shard (about `maxBytes` at most, but at least one), in `_id` order.
-    func pendingEvents(inShard url: URL, limit: Int, maxBytes: Int) throws -> [StoredEvent] {
+    /// Up to `limit` events of a shard (about `maxBytes` at most, but at least one), in `_id` order; only those
+    /// after the `_id` `after` when it is given (the uploader reads the next batch while the server stores the
+    /// one before, which is still in the shard).
+    func pendingEvents(inShard url: URL, after: ObjectId? = nil, limit: Int, maxBytes: Int) throws -> [StoredEvent] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }  // another process finished it
         return try withShard(url) { connection in
             guard Self.hasEventTable(connection) else { return [] }
             let statement = try connection.cached(
-                "SELECT _id, timestamp, activity, event, data, metadata FROM AuditEvent ORDER BY _id LIMIT ?")
+                "SELECT _id, timestamp, activity, event, data, metadata FROM AuditEvent WHERE _id > ? ORDER BY _id LIMIT ?")
             var events: [StoredEvent] = []
             var bytes = 0
-            for row in try statement.rows([.integer(Int64(limit))]) {
+            for row in try statement.rows([.text(after?.stringValue ?? ""), .integer(Int64(limit))]) {
                 guard let event = Self.event(row) else { continue }
                 bytes += event.estimatedSize
                 if bytes > maxBytes && !events.isEmpty { break }

@@ -82,43 +82,43 @@ final class EventUploader: @unchecked Sendable {
         if lock.withLock({ kicked && !stoppedByFatalError && user != nil }) { kick() }
     }
 
-    /// Uploads every shard, oldest first; an emptied shard is deleted.
+    /// Uploads every shard, oldest first; an emptied shard is deleted. Over an ``EventHTTPConnection`` the next
+    /// batch is read and sent while the server stores the one before (``EventUploadClient/pipelineDepth``); a
+    /// batch's events are deleted from the shard only once its answer arrived, in order.
     private func uploadAll(as user: User, log: @Sendable (SyncLogLevel, String) -> Void) async throws {
+        let client = EventUploadClient(user: user)
+        defer { client.close() }
         for shard in store.shardFiles {
             let partition = store.partitionValue(ofShard: shard)
             var uploaded = 0
+            var announced = false
+            var inFlight: [(events: [StoredEvent], pending: EventUploadClient.Pending)] = []
+            var after: ObjectId?
+            var exhausted = false
             while true {
-                let events = try store.pendingEvents(inShard: shard, limit: Self.batchLimit, maxBytes: Self.batchBytes)
-                if events.isEmpty { break }
-                if uploaded == 0 { log(.info, "Events: Uploading '\(shard.path)' (partition '\(partition)')") }
-                try await send(events, partition: partition, as: user)
+                while !exhausted, inFlight.count < client.pipelineDepth {
+                    let events = try store.pendingEvents(
+                        inShard: shard, after: after, limit: Self.batchLimit, maxBytes: Self.batchBytes)
+                    guard let last = events.last else {
+                        exhausted = true
+                        break
+                    }
+                    if !announced {
+                        log(.info, "Events: Uploading '\(shard.path)' (partition '\(partition)')")
+                        announced = true
+                    }
+                    let body = EventUploadBody.bytes(partition: partition, events: events)
+                    inFlight.append((events, try await client.start(body)))
+                    after = last.id
+                }
+                guard !inFlight.isEmpty else { break }
+                let (events, pending) = inFlight.removeFirst()
+                try await client.finish(pending, partition: partition)
                 try store.acknowledge(events.map(\.id), inShard: shard)
                 uploaded += events.count
             }
             if uploaded > 0 { log(.info, "Events: Upload on '\(partition)' completed.") }
             store.removeIfFinished(shard)
-        }
-    }
-
-    /// One batch; a refusal that retrying cannot fix is thrown as a fatal `SyncError`.
-    private func send(_ events: [StoredEvent], partition: String, as user: User) async throws {
-        let documents = events.map { event -> JSONValue in
-            var fields: [String: JSONValue] = [
-                "_id": Value.objectId(event.id).extendedJSON, "timestamp": Value.date(event.timestamp).extendedJSON,
-                "activity": .string(event.activity), "event": event.event.map { .string($0) } ?? .null,
-                "data": event.data.map { .string($0) } ?? .null,
-            ]
-            for (key, value) in event.metadata { fields[key] = .string(value) }
-            return .object(fields)
-        }
-        do {
-            _ = try await user.authorizedRequest(
-                .POST, "events", body: .object(["partition": .string(partition), "events": .array(documents)]))
-        } catch let error as AppError where error.serverErrorCode == "InvalidSchemaChange" {
-            throw SyncError(.clientInternalError, error.message, protocolErrorCode: 225, isFatal: true)
-        } catch let error as AppError where (400..<500).contains(error.httpStatusCode ?? 0) && error.httpStatusCode != 429 {
-            throw SyncError(.clientInternalError, "The server refused events of '\(partition)': \(error.message)",
-                            isFatal: true)
         }
     }
 

@@ -97,23 +97,30 @@ package enum JSONValue: Hashable, Sendable {
         out.append(0x22)
         var s = s
         s.withUTF8 { utf8 in
-            // Most strings need no escaping: appended whole.
-            guard utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
-                out.append(contentsOf: utf8)
-                return
-            }
-            let hex = Array("0123456789abcdef".utf8)
-            for byte in utf8 {
+            // Runs without escapes are appended whole (most strings are one run); no array per escape.
+            var runStart = 0
+            for i in 0..<utf8.count {
+                let byte = utf8[i]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                runStart = i + 1
+                out.append(0x5C)
                 switch byte {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-                case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                case ..<0x20: out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                default: out.append(byte)
+                case 0x22: out.append(0x22)
+                case 0x5C: out.append(0x5C)
+                case 0x0A: out.append(0x6E)
+                case 0x0D: out.append(0x72)
+                case 0x09: out.append(0x74)
+                default:
+                    let hex: (UInt8) -> UInt8 = { $0 < 10 ? 0x30 + $0 : 0x57 + $0 }  // 0-9, a-f
+                    out.append(0x75)
+                    out.append(0x30)
+                    out.append(0x30)
+                    out.append(hex(byte >> 4))
+                    out.append(hex(byte & 0xF))
                 }
             }
+            if runStart < utf8.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         out.append(0x22)
     }
@@ -236,59 +243,61 @@ package struct JSONReader {
             || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
     }
 
+    /// A string literal; text without escapes is decoded in one piece, text with escapes is gathered as UTF-8
+    /// bytes first (appending each escape to a `String` was a large part of the server's event upload parsing).
     private mutating func parseString() -> String? {
         index += 1
-        // Fast path: no escapes, the literal's bytes are the string's UTF-8.
         let start = index
         while index < bytes.count {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
-                let out = String(decoding: bytes[start..<index], as: UTF8.self)
                 index += 1
-                return out
+                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
             }
-            if c == UInt8(ascii: "\\") { break }
+            if c == UInt8(ascii: "\\") { return parseEscapedString(from: start) }
             index += 1
         }
-        var chunkStart = start
-        var out = ""
+        return nil
+    }
+
+    private mutating func parseEscapedString(from start: Int) -> String? {
+        var out: [UInt8] = Array(bytes[start..<index])
+        out.reserveCapacity(out.count + 64)
         while index < bytes.count {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
-                out += String(decoding: bytes[chunkStart..<index], as: UTF8.self)
                 index += 1
-                return out
+                return String(decoding: out, as: UTF8.self)
             }
-            if c == UInt8(ascii: "\\") {
-                out += String(decoding: bytes[chunkStart..<index], as: UTF8.self)
+            guard c == UInt8(ascii: "\\") else {
+                out.append(c)
                 index += 1
-                guard index < bytes.count else { return nil }
-                let e = bytes[index]
-                index += 1
-                switch e {
-                case UInt8(ascii: "n"): out += "\n"
-                case UInt8(ascii: "r"): out += "\r"
-                case UInt8(ascii: "t"): out += "\t"
-                case UInt8(ascii: "b"): out += "\u{08}"
-                case UInt8(ascii: "f"): out += "\u{0C}"
-                case UInt8(ascii: "u"):
-                    guard index + 4 <= bytes.count,
-                        var code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-                    else { return nil }
-                    index += 4
-                    if code >= 0xD800, code < 0xDC00, index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                        let low = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16)
-                    {
-                        index += 6
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    out.unicodeScalars.append(Unicode.Scalar(code) ?? "?")
-                default: out.unicodeScalars.append(Unicode.Scalar(e))
-                }
-                chunkStart = index
                 continue
             }
             index += 1
+            guard index < bytes.count else { return nil }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard index + 4 <= bytes.count,
+                    var code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+                else { return nil }
+                index += 4
+                if code >= 0xD800, code < 0xDC00, index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                    let low = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16)
+                {
+                    index += 6
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                out.append(contentsOf: String(Unicode.Scalar(code) ?? "?").utf8)
+            default: out.append(contentsOf: String(Unicode.Scalar(e)).utf8)
+            }
         }
         return nil
     }

@@ -11,6 +11,11 @@ struct EventBatch: Sendable {
     /// The most events one upload may carry.
     static let maxEvents = 10_000
 
+    /// Documents already checked (``EventBatchReader``).
+    init(checked documents: [Document]) {
+        self.documents = documents
+    }
+
     init(body: [String: JSONValue], settings: SyncAppSettings) throws(APIError) {
         for key in body.keys.sorted() where key != "partition" && key != "events" {
             throw APIError.badRequest("unknown field '\(key)' in an event upload (expected 'partition' and 'events')")
@@ -28,7 +33,7 @@ struct EventBatch: Sendable {
         documents.reserveCapacity(items.count)
         var seen = Set<ObjectId>()
         for (index, item) in items.enumerated() {
-            var document = try Self.parse(item, at: "events[\(index)]")
+            var document = try Self.parse(item, index: index)
             if case .objectId(let id)? = document["_id"], !seen.insert(id).inserted {
                 throw APIError.badRequest("'events[\(index)]._id' repeats an earlier event's _id \(id.stringValue)")
             }
@@ -41,17 +46,24 @@ struct EventBatch: Sendable {
         self.documents = documents
     }
 
-    /// One event: the fixed fields with their types, metadata as strings.
-    static func parse(_ json: JSONValue, at path: String) throws(APIError) -> Document {
+    /// One event: the fixed fields with their types, metadata as strings. The usual forms (strings, null, `_id` as
+    /// `{"$oid": …}`, `timestamp` as `{"$date": {"$numberLong": …}}`) are read directly; anything else goes through
+    /// `Value(extendedJSON:)`, and paths for error messages are only made for a value that is wrong.
+    static func parse(_ json: JSONValue, index: Int) throws(APIError) -> Document {
         guard case .object(let fields) = json else {
-            throw APIError.badRequest("'\(path)' must be an AuditEvent document, not \(json.kindDescription)")
+            throw APIError.badRequest("'events[\(index)]' must be an AuditEvent document, not \(json.kindDescription)")
         }
         var document = Document()
+        document.fields.reserveCapacity(fields.count)
         for name in fields.keys.sorted() {
             let raw = fields[name]!
             let value: Value
-            do { value = try Value(extendedJSON: raw, path: "\(path).\(name)") } catch {
-                throw APIError.badRequest(error.message)
+            if let direct = directValue(raw, name: name) {
+                value = direct
+            } else {
+                do { value = try Value(extendedJSON: raw, path: "events[\(index)].\(name)") } catch {
+                    throw APIError.badRequest(error.message)
+                }
             }
             let expected: String?
             switch (name, value) {
@@ -63,16 +75,36 @@ struct EventBatch: Sendable {
             default: expected = "a string or null"
             }
             if let expected {
-                throw APIError.badRequest("'\(path).\(name)' must be \(expected), not \(raw.kindDescription)")
+                throw APIError.badRequest("'events[\(index)].\(name)' must be \(expected), not \(raw.kindDescription)")
             }
-            if name.isEmpty || name.hasPrefix("$") || name.contains(".") {
-                throw APIError.badRequest("'\(path)' has an invalid field name '\(name)'")
+            // (Bytes, not `String.contains`: Foundation's search cost a tenth of a whole upload.)
+            if name.isEmpty || name.utf8.first == UInt8(ascii: "$") || name.utf8.contains(UInt8(ascii: ".")) {
+                throw APIError.badRequest("'events[\(index)]' has an invalid field name '\(name)'")
             }
-            document[name] = value
+            document.fields[name] = value
         }
-        for required in ["_id", "timestamp", "activity"] where document[required] == nil {
-            throw APIError.badRequest("'\(path)' has no '\(required)'")
+        for required in ["_id", "timestamp", "activity"] where document.fields[required] == nil {
+            throw APIError.badRequest("'events[\(index)]' has no '\(required)'")
         }
         return document
+    }
+
+    /// The value of the usual forms, the same `Value(extendedJSON:)` reads; nil for any other (read the slow way).
+    private static func directValue(_ raw: JSONValue, name: String) -> Value? {
+        switch raw {
+        case .string(let s): return .string(s)
+        case .null: return .null
+        case .object(let fields) where fields.count == 1:
+            if name == "_id", case .string(let text)? = fields["$oid"], let id = try? ObjectId(string: text) {
+                return .objectId(id)
+            }
+            if name == "timestamp", case .object(let inner)? = fields["$date"], inner.count == 1,
+                case .string(let text)? = inner["$numberLong"], let ms = Int64(text)
+            {
+                return .date(Date(timeIntervalSince1970: Double(ms) / 1000))
+            }
+            return nil
+        default: return nil
+        }
     }
 }

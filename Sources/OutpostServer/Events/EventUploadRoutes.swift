@@ -45,13 +45,23 @@ struct EventUploadRoutes: Sendable {
             throw APIError(status: .contentTooLarge, errorCode: "BadRequest", code: "bodyTooLarge",
                            message: "an event upload may be at most \(Self.maxBodySize) bytes")
         }
-        guard case .object(let body)? = JSONValue.parse(String(buffer: buffer)) else {
-            throw APIError.badRequest("the body must be a JSON object {\"partition\": …, \"events\": […]}")
-        }
-        let batch = try EventBatch(body: body, settings: settings)
+        let batch = try Self.batch(Array(buffer.readableBytesView), settings: settings)
         let ingest = EventIngest(storage: application.storage, settings: settings,
                                  engine: application.syncHandler as? SyncEngine)
         let inserted = try await ingest.insert(batch)
         return .json(.object(["received": .int(Int64(batch.documents.count)), "inserted": .int(Int64(inserted))]))
+    }
+
+    /// The checked batch of a body: read directly when it has the usual shape (``EventBatchReader``), otherwise
+    /// through `JSONValue`, which names the first wrong value.
+    static func batch(_ bytes: [UInt8], settings: SyncAppSettings) throws(APIError) -> EventBatch {
+        if let batch = EventBatchReader.read(bytes, settings: settings) { return batch }
+        var reader = JSONReader(bytes: bytes)
+        let parsed = reader.parseValue()
+        reader.skipSpace()
+        guard reader.index == reader.bytes.count, case .object(let body)? = parsed else {
+            throw APIError.badRequest("the body must be a JSON object {\"partition\": …, \"events\": […]}")
+        }
+        return try EventBatch(body: body, settings: settings)
     }
 }

@@ -22,6 +22,20 @@ import Testing
         #expect(nan.isNaN)
     }
 
+    /// The bytes writer gives the `JSONValue` form's text exactly, for every kind of value (negative dates too).
+    @Test func bytesWriterMatchesTheJSONValueText() throws {
+        var sample = Self.sample
+        sample["before1970"] = .date(Date(timeIntervalSince1970: -1.5))
+        sample["nested"] = .array([.document(["b": .int(1), "a": .array([.null, .double(0.1)])]), .objectId(.generate())])
+        sample["escaped"] = .string("\u{1}\n\\ é 😀")
+        #expect(sample.extendedJSONText == sample.extendedJSON.text)
+        for value in sample.fields.values {
+            var bytes: [UInt8] = []
+            value.writeExtendedJSON(to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == value.extendedJSON.text)
+        }
+    }
+
     @Test func integralDoublesKeepTheirTypeThroughCodable() throws {
         let data = try JSONEncoder().encode(Self.sample)
         let back = try JSONDecoder().decode(Document.self, from: data)

@@ -26,6 +26,29 @@ import Testing
         #expect(try StorageCoding.decode(ServerChangesetDraft.self, from: try plain.storageText(), what: "changeset") == plain)
     }
 
+    /// The changeset text written straight into bytes is the text of its `JSONValue` form, byte for byte.
+    @Test func changesetStorageTextIsTheJSONValueText() throws {
+        let draft = ServerChangesetDraft(
+            originFileIdent: 7, originClientVersion: 42, timestamp: Date(timeIntervalSinceReferenceDate: 789_123.456),
+            audience: 3, changes: [
+                DocumentChange(collection: "Item", primaryKey: .int(1), before: ["_id": .int(1), "é": .string("\u{1}\"")],
+                               after: ["_id": .int(1), "n": .double(2), "d": .date(Date(timeIntervalSince1970: -1.5))],
+                               changedFields: ["n", "d"]),
+                DocumentChange(collection: "Gone", primaryKey: .string("x"), before: nil, after: nil, changedFields: []),
+            ])
+        for audience in [3, nil] as [Int64?] {
+            var draft = draft
+            draft.audience = audience
+            var fields: [String: JSONValue] = [
+                "originFileIdent": .int(7), "originClientVersion": .int(42),
+                "timestamp": .double(draft.timestamp.timeIntervalSinceReferenceDate),
+                "changes": .array(draft.changes.map(\.storageJSON)),
+            ]
+            if let audience { fields["audience"] = .int(audience) }
+            #expect(try draft.storageText() == JSONValue.object(fields).text)
+        }
+    }
+
     @Test func primaryKeyTextIsExtendedJSON() throws {
         #expect(PrimaryKeyText.make(.string("abc")) == #""abc""#)
         #expect(PrimaryKeyText.make(.int(42)) == "42")

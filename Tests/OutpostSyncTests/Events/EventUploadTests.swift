@@ -170,6 +170,80 @@ struct EventUploadTests {
             }
         }
     }
+
+    /// A shard of more events than two batches goes up over one pipelined connection: every event arrives once,
+    /// with its fields, and the shard ends empty.
+    @Test func aShardOfSeveralBatchesUploadsPipelinedAndCompletely() async throws {
+        try await withTestServer(configuration: try seedServerApp()) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let directory = app.configuration.resolvedRootDirectory.appendingPathComponent("realm-audit")
+                    .appendingPathComponent(app.appId).appendingPathComponent(user.id).appendingPathComponent("events")
+                let leftover = EventStore(directory: directory, partitionPrefix: "events", maxShardSize: 1 << 30)
+                let count = EventUploader.batchLimit * 2 + 1_234
+                let events = (0..<count).map {
+                    StoredEvent(id: .generate(), timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double($0)),
+                                activity: "bulk \($0)", event: "write", data: "{\"n\":\($0),\"q\":\"\\\"é\"}",
+                                metadata: ["device": "d\($0 % 3)"])
+                }
+                try leftover.append(events)
+                #expect(EventUploadClient(user: user).pipelineDepth == 2, "http:// with the default transport")
+
+                let realm = try await Realm(configuration: try localEventConfiguration(
+                    EventConfiguration(syncUser: user), types: [EvPerson.self]))
+                _ = realm.events!
+                try await eventuallyAsync(timeout: .seconds(60), "every event arrives") {
+                    try await Self.auditEvents(server.storage, appId: server.appId).count == count
+                }
+                let stored = try await Self.auditEvents(server.storage, appId: server.appId)
+                let byId = Dictionary(uniqueKeysWithValues: stored.map { ($0["_id"]!, $0) })
+                for n in [0, EventUploader.batchLimit - 1, EventUploader.batchLimit, count - 1] {
+                    let document = try #require(byId[.objectId(events[n].id)])
+                    #expect(Self.string(document, "activity") == "bulk \(n)")
+                    #expect(Self.string(document, "data") == events[n].data)
+                    #expect(Self.string(document, "device") == "d\(n % 3)")
+                    #expect(document["timestamp"] == .date(events[n].timestamp))
+                }
+                // `leftover` still holds its shard's lock (as a live writer would), so the shard stays, emptied.
+                try await eventually(timeout: .seconds(10), "the shard is emptied") {
+                    leftover.shardFiles.allSatisfy { ((try? EventStore.events(inShard: $0)) ?? [StoredEvent]()).isEmpty }
+                }
+            }
+        }
+    }
+
+    /// An app with its own transport keeps getting every request, event uploads included (one at a time).
+    @Test func anAppsOwnTransportCarriesTheUpload() async throws {
+        try await withTestServer(configuration: try seedServerApp()) { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-client-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let transport = CountingTransport()
+            let app = App(id: server.appId, configuration: AppConfiguration(
+                baseURL: server.baseURL, transport: transport, rootDirectory: root))
+            app.syncManager.logLevel = .warn
+            let user = try await app.login(credentials: .anonymous)
+            #expect(EventUploadClient(user: user).pipelineDepth == 1)
+            let realm = try await Realm(configuration: try localEventConfiguration(
+                EventConfiguration(syncUser: user), types: [EvPerson.self]))
+            try await realm.events!.recordEvent(activity: "through the transport", eventType: nil, data: nil)
+            try await eventuallyAsync(timeout: .seconds(20), "the event arrives") {
+                try await Self.auditEvents(server.storage, appId: server.appId).count == 1
+            }
+            #expect(transport.urls.withLock { $0 }.contains { $0.hasSuffix("/events") })
+            try await user.logOut()
+        }
+    }
+}
+
+/// A transport that records the URLs it sends to.
+final class CountingTransport: RLMNetworkTransport, @unchecked Sendable {
+    // @unchecked Sendable: `urls` is a locked box.
+    let urls = KillTests.LockedValue<[String]>([])
+
+    override func sendRequestToServer(_ request: RLMRequest, completion: @escaping @Sendable (RLMResponse) -> Void) {
+        urls.withLock { $0.append(request.url) }
+        super.sendRequestToServer(request, completion: completion)
+    }
 }
 
 /// An app with development mode off whose `AuditEvent` schema has only the fixed fields (no metadata field).

@@ -53,3 +53,16 @@ extension DocumentChange {
         o.end(&out)
     }
 }
+
+extension DocumentChange {
+    /// The change as a `JSONValue` tree (the reference form ``writeStorageJSON(to:)`` must equal byte for byte).
+    var storageJSON: JSONValue {
+        var fields: [String: JSONValue] = [
+            "collection": .string(collection), "primaryKey": primaryKey.extendedJSON,
+            "changedFields": .array(changedFields.map { .string($0) }),
+        ]
+        if let before { fields["before"] = before.extendedJSON }
+        if let after { fields["after"] = after.extendedJSON }
+        return .object(fields)
+    }
+}

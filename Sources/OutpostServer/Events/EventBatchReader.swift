@@ -1,0 +1,138 @@
+import Foundation
+import OutpostCore
+
+/// Reads the usual event upload body straight from its bytes into an ``EventBatch``, without a `JSONValue` tree
+/// per event: the shape the event library sends (`_id` as `{"$oid": …}`, `timestamp` as
+/// `{"$date": {"$numberLong": …}}`, every other field a string or null).
+///
+/// It only accepts what ``EventBatch/init(body:settings:)`` accepts, and gives the same documents. Anything else —
+/// another Extended JSON form, a wrong value, a bad field name, a repeated `_id`, too many events — makes it
+/// return nil, and the route reads the body the general way, which names what is wrong.
+struct EventBatchReader {
+    private var reader: JSONReader
+
+    /// The batch, or nil when the body is not in the usual shape or not valid.
+    static func read(_ bytes: [UInt8], settings: SyncAppSettings) -> EventBatch? {
+        var batch = EventBatchReader(reader: JSONReader(bytes: bytes))
+        return batch.body(settings: settings)
+    }
+
+    private mutating func body(settings: SyncAppSettings) -> EventBatch? {
+        guard take("{") else { return nil }
+        var partition: String?
+        var documents: [Document]?
+        repeat {
+            guard let key = string() else { return nil }
+            guard take(":") else { return nil }
+            switch key {
+            case "partition":
+                guard let value = string(), !value.isEmpty else { return nil }
+                partition = value
+            case "events":
+                guard let events = events() else { return nil }
+                documents = events
+            default: return nil
+            }
+        } while take(",")
+        guard take("}") else { return nil }
+        skipSpace()
+        guard reader.index == reader.bytes.count, let partition, var documents else { return nil }
+        if let key = settings.partition?.key, settings.partition?.type == .string {
+            for i in documents.indices where documents[i].fields[key] == nil {
+                documents[i].fields[key] = .string(partition)
+            }
+        }
+        return EventBatch(checked: documents)
+    }
+
+    private mutating func events() -> [Document]? {
+        guard take("[") else { return nil }
+        var documents: [Document] = []
+        documents.reserveCapacity(EventUploadBodyEstimate.events(in: reader.bytes.count))
+        var seen = Set<ObjectId>()
+        if take("]") { return documents }
+        repeat {
+            guard documents.count < EventBatch.maxEvents, let document = event(),
+                case .objectId(let id)? = document.fields["_id"], seen.insert(id).inserted
+            else { return nil }
+            documents.append(document)
+        } while take(",")
+        guard take("]") else { return nil }
+        return documents
+    }
+
+    private mutating func event() -> Document? {
+        guard take("{") else { return nil }
+        var fields: [String: Value] = [:]
+        fields.reserveCapacity(8)
+        if !take("}") {
+            repeat {
+                guard let name = string(), take(":") else { return nil }
+                guard !name.isEmpty, name.utf8.first != UInt8(ascii: "$"), !name.utf8.contains(UInt8(ascii: "."))
+                else { return nil }
+                let value: Value
+                switch name {
+                case "_id":
+                    guard let id = wrapped("$oid"), let oid = try? ObjectId(string: id) else { return nil }
+                    value = .objectId(oid)
+                case "timestamp":
+                    guard take("{"), string() == "$date", take(":"), let text = wrapped("$numberLong"), take("}"),
+                        let ms = Int64(text)
+                    else { return nil }
+                    value = .date(Date(timeIntervalSince1970: Double(ms) / 1000))
+                default:
+                    skipSpace()
+                    guard reader.index < reader.bytes.count else { return nil }
+                    if reader.bytes[reader.index] == UInt8(ascii: "n") {
+                        guard name != "activity", case .null? = reader.parseValue() else { return nil }
+                        value = .null
+                    } else {
+                        guard let text = string() else { return nil }
+                        value = .string(text)
+                    }
+                }
+                fields[name] = value
+            } while take(",")
+            guard take("}") else { return nil }
+        }
+        guard fields["_id"] != nil, fields["timestamp"] != nil, fields["activity"] != nil else { return nil }
+        return Document(fields)
+    }
+
+    /// `{"<key>": "<text>"}`: the text.
+    private mutating func wrapped(_ key: String) -> String? {
+        guard take("{"), string() == key, take(":"), let text = string(), take("}") else { return nil }
+        return text
+    }
+
+    private mutating func skipSpace() {
+        while reader.index < reader.bytes.count {
+            switch reader.bytes[reader.index] {
+            case 0x20, 0x0A, 0x0D, 0x09: reader.index += 1
+            default: return
+            }
+        }
+    }
+
+    /// A string literal (after optional white space), or nil.
+    private mutating func string() -> String? {
+        skipSpace()
+        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\""),
+            case .string(let text)? = reader.parseValue()
+        else { return nil }
+        return text
+    }
+
+    /// Skips white space and `byte` when it comes next; false (nothing skipped but space) otherwise.
+    private mutating func take(_ byte: Unicode.Scalar) -> Bool {
+        skipSpace()
+        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: byte) else { return false }
+        reader.index += 1
+        return true
+    }
+}
+
+/// About how many events a body of so many bytes holds (to reserve room).
+private enum EventUploadBodyEstimate {
+    static func events(in bytes: Int) -> Int { min(EventBatch.maxEvents, bytes / 200 + 1) }
+}
