@@ -69,7 +69,11 @@ extension RealmInstance {
         try beginWrite()
         do {
             try SyncStore.acknowledge(connection, through: uploadAck)
-            let pending = PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: uploadAck))
+            // Read only for a download with instructions: an acknowledgement alone (the usual answer to an upload)
+            // must not re-read every queued transaction — that made uploading many transactions quadratic.
+            let pending = changesets.contains(where: { !$0.instructions.isEmpty })
+                ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: uploadAck))
+                : PendingLocalChanges([])
             for changeset in changesets {
                 for instruction in changeset.instructions {
                     guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }

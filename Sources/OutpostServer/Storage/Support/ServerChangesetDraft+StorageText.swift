@@ -56,7 +56,7 @@ extension DocumentChange {
 
 extension DocumentChange {
     /// The change as a `JSONValue` tree (the reference form ``writeStorageJSON(to:)`` must equal byte for byte).
-    var storageJSON: JSONValue {
+    package var storageJSON: JSONValue {
         var fields: [String: JSONValue] = [
             "collection": .string(collection), "primaryKey": primaryKey.extendedJSON,
             "changedFields": .array(changedFields.map { .string($0) }),
