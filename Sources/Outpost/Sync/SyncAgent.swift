@@ -428,13 +428,13 @@ actor SyncAgent {
         let (queued, snapshot) = try await database.perform { instance in
             (try SyncStore.queued(instance.connection, after: after, limit: 1000), try instance.syncSnapshot())
         }
-        var batch: [UploadChangeset] = []
+        var batch: [SyncStore.QueuedUpload] = []
         var sentQuery = lastQuery
         func flush() {
             guard !batch.isEmpty else { return }
             manager.log(.debug, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Sending: UPLOAD(client versions "
                 + "\(batch[0].clientVersion)…\(batch[batch.count - 1].clientVersion))")
-            conn.send(.upload(session: 1, changesets: batch))
+            conn.send(text: ClientMessage.uploadText(session: 1, changesetTexts: batch.map(\.text)))
             batch.removeAll()
         }
         let pendingSets = sync.enableFlexibleSync ? snapshot.pendingSubscriptions.filter { $0.version > lastQuery } : []
@@ -444,8 +444,8 @@ actor SyncAgent {
                 conn.send(.query(session: 1, subscriptions: set))
                 sentQuery = set.version
             }
-            batch.append(item.changeset)
-            lastSentClientVersion = item.changeset.clientVersion
+            batch.append(item)
+            lastSentClientVersion = item.clientVersion
         }
         flush()
         for set in pendingSets where set.version > sentQuery {

@@ -83,6 +83,11 @@ final class SyncConnection: Sendable {
         outgoing.yield(message.text)
     }
 
+    /// Sends a message already written as text (queued uploads keep the text they were stored as).
+    func send(text: String) {
+        outgoing.yield(text)
+    }
+
     /// Adds an event to the stream (a local change to upload, a ping tick).
     func inject(_ event: Event) {
         eventsContinuation.yield(event)

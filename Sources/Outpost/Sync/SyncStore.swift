@@ -63,33 +63,40 @@ enum SyncStore {
         try connection.cached(
             "INSERT INTO __outpost_sync_upload (client_version, server_version, query_version, timestamp, instructions) VALUES (?, ?, ?, ?, ?)"
         ).run([.integer(version), .integer(serverVersion), .integer(queryVersion), .integer(changeset.timestamp),
-               .text(changeset.json.text)])
+               .text(changeset.jsonText)])
         try setInteger(connection, "clientVersion", version)
         return version
     }
 
-    /// A queued transaction.
+    /// A queued transaction: its client version, the subscription version it was made under, and its
+    /// `UploadChangeset` JSON text as stored (sent as is, not parsed again).
     struct QueuedUpload {
-        var changeset: UploadChangeset
+        var clientVersion: Int64
         var queryVersion: Int64
+        var text: String
     }
 
     /// Queued transactions above `clientVersion`, oldest first, at most `limit`.
     static func queued(_ connection: SQLiteConnection, after clientVersion: Int64, limit: Int) throws -> [QueuedUpload] {
         let rows = try connection.cached(
-            "SELECT query_version, instructions FROM __outpost_sync_upload WHERE client_version > ? ORDER BY client_version LIMIT ?"
+            "SELECT client_version, query_version, instructions FROM __outpost_sync_upload WHERE client_version > ? ORDER BY client_version LIMIT ?"
         ).rows([.integer(clientVersion), .integer(Int64(limit))])
         var out: [QueuedUpload] = []
         for row in rows {
-            guard case .integer(let q) = row[0], case .text(let text) = row[1], let json = JSONValue.parse(text) else { continue }
-            out.append(QueuedUpload(changeset: try UploadChangeset(json: json, path: "upload"), queryVersion: q))
+            guard case .integer(let v) = row[0], case .integer(let q) = row[1], case .text(let text) = row[2] else { continue }
+            out.append(QueuedUpload(clientVersion: v, queryVersion: q, text: text))
         }
         return out
     }
 
     /// Instructions of every queued transaction above `clientVersion` (the local changes not yet integrated).
     static func pendingInstructions(_ connection: SQLiteConnection, after clientVersion: Int64) throws -> [SyncInstruction] {
-        try queued(connection, after: clientVersion, limit: Int.max >> 1).flatMap(\.changeset.instructions)
+        var instructions: [SyncInstruction] = []
+        for item in try queued(connection, after: clientVersion, limit: Int.max >> 1) {
+            guard let json = JSONValue.parse(item.text) else { continue }
+            instructions += try UploadChangeset(json: json, path: "upload").instructions
+        }
+        return instructions
     }
 
     /// Drops acknowledged transactions.

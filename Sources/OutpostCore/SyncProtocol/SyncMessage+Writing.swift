@@ -16,6 +16,37 @@ extension ClientMessage {
     }
 }
 
+extension ClientMessage {
+    /// The text of an `upload` message whose changesets are already written as `UploadChangeset` JSON texts (the
+    /// client's queue stores them that way): the same text as `.upload(session:changesets:).text`.
+    package static func uploadText(session: Int64, changesetTexts: [String]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(changesetTexts.reduce(64) { $0 + $1.utf8.count + 1 })
+        var o = JSONObjectWriter(&out)
+        o.key("changesets", &out)
+        out.append(0x5B)
+        for (i, text) in changesetTexts.enumerated() {
+            if i > 0 { out.append(0x2C) }
+            out.append(contentsOf: text.utf8)
+        }
+        out.append(0x5D)
+        o.int("session", session, &out)
+        o.string("type", "upload", &out)
+        o.end(&out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension UploadChangeset {
+    /// The changeset's JSON text (the same as `json.text`).
+    package var jsonText: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        writeJSON(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
 extension ServerMessage {
     /// The message as one line of JSON text.
     public var text: String {

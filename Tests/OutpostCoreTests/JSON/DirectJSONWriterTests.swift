@@ -50,6 +50,11 @@ import Testing
             UploadChangeset(clientVersion: 2, lastServerVersion: 9, timestamp: 0, instructions: []),
         ])
         #expect(upload.text == upload.json.text)
+        guard case .upload(_, let changesets) = upload else { return }
+        #expect(changesets.map(\.jsonText) == changesets.map(\.json.text))
+        // The client's queue sends its stored changeset texts spliced into the message: the same text.
+        #expect(ClientMessage.uploadText(session: 3, changesetTexts: changesets.map(\.jsonText)) == upload.text)
+        #expect(ClientMessage.uploadText(session: 1, changesetTexts: []) == ClientMessage.upload(session: 1, changesets: []).text)
         // Reading back is lossy only where Extended JSON is (NaN, Float, sub-millisecond dates): re-writing is stable.
         #expect(try ClientMessage(text: upload.text).text == upload.text)
 
