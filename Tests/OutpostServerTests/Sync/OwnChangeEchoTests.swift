@@ -14,6 +14,26 @@ import Testing
         ["ownerId": .string(user.userId), "itemName": .string(name), "complexity": .int(complexity)]
     }
 
+    /// Runs `body` with the seed app's engine on one driver and `clients` bound, subscribed clients of the user.
+    static func withSubscribedClients(
+        _ driver: Driver, count: Int = 1,
+        _ body: @Sendable @escaping (any ServerStorage, [InMemorySyncConnection]) async throws -> Void
+    ) async throws {
+        try await driver.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                var clients: [InMemorySyncConnection] = []
+                for _ in 0..<count {
+                    let client = InMemorySyncConnection(handler: engine, user: user)
+                    _ = try await client.bindNewFile()
+                    _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
+                    clients.append(client)
+                }
+                try await body(storage, clients)
+                for client in clients { await client.close() }
+            }
+        }
+    }
+
     static func download(_ client: InMemorySyncConnection, ack: Int64) async throws -> [DownloadInstruction] {
         let message = try await client.next { if case .download(_, _, _, let a, _, _, _) = $0 { a == ack } else { false } }
         guard case .download(_, _, _, _, _, _, let changesets) = message else { return [] }
@@ -22,23 +42,18 @@ import Testing
 
     @Test(arguments: Driver.enabled)
     func createdObjectsAreNotSentBackOtherChangesAre(driver: Driver) async throws {
-        try await driver.withStorage { storage in
-            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
-                let client = InMemorySyncConnection(handler: engine, user: Self.user)
-                _ = try await client.bindNewFile()
-                _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
-                let pk = Value.objectId(.generate())
-                try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("a"))])
-                #expect(try await Self.download(client, ack: 1) == [])
-                #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: pk)?["itemName"] == .string("a"))
+        try await Self.withSubscribedClients(driver) { storage, clients in
+            let client = clients[0]
+            let pk = Value.objectId(.generate())
+            try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("a"))])
+            #expect(try await Self.download(client, ack: 1) == [])
+            #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: pk)?["itemName"] == .string("a"))
 
-                try await client.upload(clientVersion: 2, [.set(className: "Item", primaryKey: pk, field: "itemName", value: .string("b"))])
-                #expect(try await Self.download(client, ack: 2) == [.upsert(className: "Item", primaryKey: pk, fields: ["itemName": .string("b")])])
+            try await client.upload(clientVersion: 2, [.set(className: "Item", primaryKey: pk, field: "itemName", value: .string("b"))])
+            #expect(try await Self.download(client, ack: 2) == [.upsert(className: "Item", primaryKey: pk, fields: ["itemName": .string("b")])])
 
-                try await client.upload(clientVersion: 3, [.erase(className: "Item", primaryKey: pk)])
-                #expect(try await Self.download(client, ack: 3) == [.erase(className: "Item", primaryKey: pk)])
-                await client.close()
-            }
+            try await client.upload(clientVersion: 3, [.erase(className: "Item", primaryKey: pk)])
+            #expect(try await Self.download(client, ack: 3) == [.erase(className: "Item", primaryKey: pk)])
         }
     }
 
@@ -46,62 +61,48 @@ import Testing
     /// client applies it without protecting its created object — the create must come back after it.
     @Test(arguments: Driver.enabled)
     func aCreateAfterAnEraseOfTheSameObjectInOneUploadComesBack(driver: Driver) async throws {
-        try await driver.withStorage { storage in
-            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
-                let client = InMemorySyncConnection(handler: engine, user: Self.user)
-                _ = try await client.bindNewFile()
-                _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
-                let pk = Value.objectId(.generate())
-                try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("first"))])
-                #expect(try await Self.download(client, ack: 1) == [])
+        try await Self.withSubscribedClients(driver) { storage, clients in
+            let client = clients[0]
+            let pk = Value.objectId(.generate())
+            try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("first"))])
+            #expect(try await Self.download(client, ack: 1) == [])
 
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
-                client.send(.upload(session: 1, changesets: [
-                    UploadChangeset(clientVersion: 2, lastServerVersion: 0, timestamp: now,
-                                    instructions: [.erase(className: "Item", primaryKey: pk)]),
-                    UploadChangeset(clientVersion: 3, lastServerVersion: 0, timestamp: now,
-                                    instructions: [.create(className: "Item", primaryKey: pk, fields: Self.item("second"))]),
-                ]))
-                let instructions = try await Self.download(client, ack: 3)
-                #expect(instructions.count == 2)
-                #expect(instructions.first == .erase(className: "Item", primaryKey: pk))
-                guard case .upsert(_, let upserted, let fields)? = instructions.last else {
-                    Issue.record("expected the create to come back, got \(instructions)")
-                    return
-                }
-                #expect(upserted == pk && fields["itemName"] == .string("second"))
-                await client.close()
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            client.send(.upload(session: 1, changesets: [
+                UploadChangeset(clientVersion: 2, lastServerVersion: 0, timestamp: now,
+                                instructions: [.erase(className: "Item", primaryKey: pk)]),
+                UploadChangeset(clientVersion: 3, lastServerVersion: 0, timestamp: now,
+                                instructions: [.create(className: "Item", primaryKey: pk, fields: Self.item("second"))]),
+            ]))
+            let instructions = try await Self.download(client, ack: 3)
+            #expect(instructions.count == 2)
+            #expect(instructions.first == .erase(className: "Item", primaryKey: pk))
+            guard case .upsert(_, let upserted, let fields)? = instructions.last else {
+                Issue.record("expected the create to come back, got \(instructions)")
+                return
             }
+            #expect(upserted == pk && fields["itemName"] == .string("second"))
         }
     }
 
     /// Another client's creates still reach this one in full.
     @Test(arguments: Driver.enabled)
     func otherClientsReceiveTheCreate(driver: Driver) async throws {
-        try await driver.withStorage { storage in
-            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
-                let writer = InMemorySyncConnection(handler: engine, user: Self.user)
-                let reader = InMemorySyncConnection(handler: engine, user: Self.user)
-                _ = try await writer.bindNewFile()
-                _ = try await reader.bindNewFile()
-                _ = try await writer.subscribe(version: 1, ["Item": "complexity <= 4"])
-                _ = try await reader.subscribe(version: 1, ["Item": "complexity <= 4"])
-                let pk = Value.objectId(.generate())
-                try await writer.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("shared"))])
-                #expect(try await Self.download(writer, ack: 1) == [])
-                let message = try await reader.next { message in
-                    guard case .download(_, _, _, _, _, _, let changesets) = message else { return false }
-                    return !changesets.isEmpty
-                }
-                guard case .download(_, _, _, _, _, _, let changesets) = message else { return }
-                guard case .upsert(_, let received, let fields)? = changesets.first?.instructions.first else {
-                    Issue.record("expected an upsert")
-                    return
-                }
-                #expect(received == pk && fields["itemName"] == .string("shared") && fields["ownerId"] == .string(Self.user.userId))
-                await writer.close()
-                await reader.close()
+        try await Self.withSubscribedClients(driver, count: 2) { _, clients in
+            let (writer, reader) = (clients[0], clients[1])
+            let pk = Value.objectId(.generate())
+            try await writer.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("shared"))])
+            #expect(try await Self.download(writer, ack: 1) == [])
+            let message = try await reader.next { message in
+                guard case .download(_, _, _, _, _, _, let changesets) = message else { return false }
+                return !changesets.isEmpty
             }
+            guard case .download(_, _, _, _, _, _, let changesets) = message else { return }
+            guard case .upsert(_, let received, let fields)? = changesets.first?.instructions.first else {
+                Issue.record("expected an upsert")
+                return
+            }
+            #expect(received == pk && fields["itemName"] == .string("shared") && fields["ownerId"] == .string(Self.user.userId))
         }
     }
 }

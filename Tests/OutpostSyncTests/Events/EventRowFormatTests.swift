@@ -25,6 +25,18 @@ final class EvScalars: Object {
 
 @Suite struct EventRowFormatTests {
     /// Values that exercise escaping, signs, rounding and the date range.
+    /// Adds `count` filled `EvScalars` objects in one write.
+    private func addScalars(count: Int, to realm: Realm) throws {
+        try realm.write {
+            for i in 0..<count {
+                let o = EvScalars()
+                o._id = ObjectId.generate()
+                fill(o, i)
+                realm.add(o)
+            }
+        }
+    }
+
     private func fill(_ o: EvScalars, _ i: Int) {
         o.bool = i % 2 == 0
         o.int = [0, -1, Int.max, Int.min, 42, 1_234_567][i % 6]
@@ -53,14 +65,7 @@ final class EvScalars: Object {
 
     @Test func columnValuesGiveTheSameTextAsTheGeneralPath() throws {
         let realm = try Realm(configuration: try localEventConfiguration(types: [EvScalars.self]))
-        try realm.write {
-            for i in 0..<12 {
-                let o = EvScalars()
-                o._id = ObjectId.generate()
-                fill(o, i)
-                realm.add(o)
-            }
-        }
+        try addScalars(count: 12, to: realm)
         let instance = realm.instance
         let table = try #require(instance.table(named: "EvScalars"))
         let format = try #require(table.eventRowFormat)
@@ -91,14 +96,7 @@ final class EvScalars: Object {
     /// is the general path's text (rows changed twice, modified then deleted).
     @Test func aWriteEventOfManyRowsIsTheGeneralPathsText() async throws {
         let realm = try await Realm(configuration: try localEventConfiguration(types: [EvScalars.self]))
-        try realm.write {
-            for i in 0..<300 {
-                let o = EvScalars()
-                o._id = ObjectId.generate()
-                fill(o, i)
-                realm.add(o)
-            }
-        }
+        try addScalars(count: 300, to: realm)
         let instance = realm.instance
         let table = try #require(instance.table(named: "EvScalars"))
         let format = try #require(table.eventRowFormat)
