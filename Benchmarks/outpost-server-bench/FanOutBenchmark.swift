@@ -5,10 +5,13 @@ import OutpostServerTesting
 import Synchronization
 
 /// `readers` subscribed clients; one writer commits `changes` single-document changes one after another; for every
-/// change and reader, the time from the writer sending the upload to the reader receiving the download. The
-/// server is a separate `outpost-server` process on its embedded SQLite default.
+/// change and reader, the time from the writer sending the upload to the reader receiving the download (its frame
+/// arriving, and the test client having decoded it). The server is a separate `outpost-server` process on its
+/// embedded SQLite default.
 enum FanOutBenchmark {
-    static func run(readers: Int, changes: Int) async throws -> [Double] {
+    /// Returns the latencies to the decoded message (what the test reads) and to the frame's arrival at the reader
+    /// (before the test client decodes it).
+    static func run(readers: Int, changes: Int) async throws -> (decoded: [Double], arrived: [Double]) {
         let directory = try TemporaryDirectory("fanout")
         defer { directory.remove() }
         let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", directory.path("data")])
@@ -28,13 +31,13 @@ enum FanOutBenchmark {
             Task {
                 var seen = 0
                 while seen < changes {
-                    guard let message = try? await client.next(timeout: .seconds(120)) else { return }
+                    guard let (message, arrival) = try? await client.nextWithArrival(timeout: .seconds(120)) else { return }
                     let now = ContinuousClock.now
                     guard case .download(_, _, _, _, _, _, let changesets) = message else { continue }
                     for case .upsert(_, let pk, _) in changesets.flatMap(\.instructions) {
                         if let start = recorder.sent.withLock({ $0[pk] }) {
-                            let d = now - start
-                            recorder.latencies.withLock { $0.append(Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds)) }
+                            recorder.latencies.withLock { $0.append(seconds(now - start)) }
+                            recorder.arrivals.withLock { $0.append(seconds(arrival - start)) }
                             seen += 1
                         }
                     }
@@ -56,12 +59,17 @@ enum FanOutBenchmark {
         for listener in listeners { await listener.value }
         for client in clients + [writer] { await client.close() }
         _ = try await server.terminate()
-        return recorder.latencies.withLock { $0 }
+        return (recorder.latencies.withLock { $0 }, recorder.arrivals.withLock { $0 })
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds)
     }
 
     final class Recorder: Sendable {
         let sent = Mutex<[Value: ContinuousClock.Instant]>([:])
         let latencies = Mutex<[Double]>([])
+        let arrivals = Mutex<[Double]>([])
     }
 
     static func subscribe(_ client: SyncTestClient) async throws {

@@ -2,8 +2,14 @@ import Synchronization
 
 /// Received frames of a ``SyncTestClient``, waited for with a timeout.
 actor Inbox {
-    private var buffer: [String] = []
-    private var waiter: CheckedContinuation<String, any Error>?
+    /// A received frame and when it arrived (read off the socket, before any decoding).
+    struct Frame: Sendable {
+        var text: String
+        var arrival: ContinuousClock.Instant
+    }
+
+    private var buffer: [Frame] = []
+    private var waiter: CheckedContinuation<Frame, any Error>?
     private var isOpen = false
     private var openWaiter: CheckedContinuation<Void, any Error>?
     private(set) var closeReason: String??
@@ -15,12 +21,13 @@ actor Inbox {
         openWaiter = nil
     }
 
-    func received(_ text: String) {
+    func received(_ text: String, at arrival: ContinuousClock.Instant = .now) {
+        let frame = Frame(text: text, arrival: arrival)
         if let waiter {
             self.waiter = nil
-            waiter.resume(returning: text)
+            waiter.resume(returning: frame)
         } else {
-            buffer.append(text)
+            buffer.append(frame)
         }
     }
 
@@ -42,6 +49,10 @@ actor Inbox {
     }
 
     func next(timeout: Duration) async throws -> String {
+        try await nextFrame(timeout: timeout).text
+    }
+
+    func nextFrame(timeout: Duration) async throws -> Frame {
         if !buffer.isEmpty { return buffer.removeFirst() }
         if case .some(let reason) = closeReason { throw SyncTestClient.ClientError.closed(reason) }
         waiterGeneration += 1

@@ -62,7 +62,7 @@ public final class SyncTestClient: ServerMessageReceiving, Sendable {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for try await message in inbound.messages(maxSize: maxFrameSize) {
-                                if case .text(let text) = message { await inbox.received(text) }
+                                if case .text(let text) = message { await inbox.received(text, at: .now) }
                             }
                         }
                         group.addTask {
@@ -107,6 +107,13 @@ public final class SyncTestClient: ServerMessageReceiving, Sendable {
         return try ServerMessage(text: text)
     }
 
+
+    /// The next message from the server and when its frame arrived (before it was decoded): for latency
+    /// measurements that should not include the test client's own decoding.
+    public func nextWithArrival(timeout: Duration = .seconds(30)) async throws -> (message: ServerMessage, arrival: ContinuousClock.Instant) {
+        let frame = try await inbox.nextFrame(timeout: timeout)
+        return (try ServerMessage(text: frame.text), frame.arrival)
+    }
 
     /// Waits until the server closes the connection; returns the close reason.
     public func waitForClose(timeout: Duration = .seconds(30)) async throws -> String? {
