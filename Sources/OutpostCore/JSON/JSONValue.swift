@@ -176,9 +176,11 @@ package struct JSONReader {
             }
         case UInt8(ascii: "{"):
             index += 1
-            var fields: [String: JSONValue] = [:]
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object([:]) }
+            // Entries are gathered first so the dictionary is made once at its final size (no regrowth); a
+            // repeated key keeps its last value.
+            var entries: [(String, JSONValue)] = []
             while true {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
@@ -186,11 +188,14 @@ package struct JSONReader {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
                 guard let value = parseValue() else { return nil }
-                fields[key] = value
+                entries.append((key, value))
                 skipSpace()
                 guard index < bytes.count else { return nil }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(Dictionary(entries, uniquingKeysWith: { _, last in last }))
+                }
                 return nil
             }
         default: return parseNumber()

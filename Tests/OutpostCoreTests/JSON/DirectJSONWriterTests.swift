@@ -76,6 +76,7 @@ import Testing
             .int(Int64.min), .double(1.5), .double(-2000), .double(1),
         ]))
         #expect(JSONValue.parse(#"["plain","é☃","a\"b","\u00e9x\n"]"#) == .array([.string("plain"), .string("é☃"), .string("a\"b"), .string("éx\n")]))
+        #expect(JSONValue.parse(#"{"a":1,"b":{},"a":2}"#) == .object(["a": .int(2), "b": .object([:])]))
         #expect(JSONValue.parse("[1-2]") == nil)
         #expect(JSONValue.parse("-") == nil)
         #expect(JSONValue.parse(#""unterminated"#) == nil)
