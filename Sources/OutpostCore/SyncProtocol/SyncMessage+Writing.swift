@@ -70,6 +70,31 @@ extension ServerMessage {
     }
 }
 
+extension ServerMessage {
+    /// The text of a `download` message whose changesets are already written as `DownloadChangeset` JSON (the
+    /// server shares them between sessions): the same text as `.download(…).text`.
+    package static func downloadText(
+        session: Int64, cursor: DownloadCursor, latestServerVersion: Int64, uploadAck: Int64, queryVersion: Int64,
+        batch: DownloadBatchState, changesetJSON: [[UInt8]]
+    ) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(changesetJSON.reduce(256) { $0 + $1.count + 1 })
+        var o = JSONObjectWriter(&out)
+        o.string("batch", batch.rawValue, &out)
+        o.key("changesets", &out)
+        writeArray(changesetJSON, to: &out) { $1.append(contentsOf: $0) }
+        o.key("cursor", &out)
+        cursor.writeJSON(to: &out)
+        o.int("latestServerVersion", latestServerVersion, &out)
+        o.int("queryVersion", queryVersion, &out)
+        o.int("session", session, &out)
+        o.string("type", "download", &out)
+        o.int("uploadAck", uploadAck, &out)
+        o.end(&out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
 private func writeArray<T>(_ items: [T], to out: inout [UInt8], _ write: (T, inout [UInt8]) -> Void) {
     out.append(0x5B)
     for (i, item) in items.enumerated() {

@@ -10,9 +10,14 @@ actor FrameWriter {
     }
 
     func send(_ message: ServerMessage) async {
+        await send(text: message.text)
+    }
+
+    /// Sends a message already written as text.
+    func send(text: String) async {
         guard !isClosed else { return }
         do {
-            try await send(message.text)
+            try await send(text)
         } catch {
             isClosed = true
         }

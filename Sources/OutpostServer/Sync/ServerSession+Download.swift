@@ -20,7 +20,7 @@ extension ServerSession {
             while cursor.serverVersion < latest {
                 let batch = try await engine.hub.changesets(appId: user.appId, after: cursor.serverVersion, upTo: latest, limit: 256)
                 guard let last = batch.last else { break }
-                var out: [DownloadChangeset] = []
+                var out: [[UInt8]] = []
                 var instructionCount = 0
                 for changeset in batch {
                     let draft = changeset.draft
@@ -28,34 +28,57 @@ extension ServerSession {
                     let forced = draft.audience != nil
                     let former = changeset.serverVersion <= formerViewUntil ? formerView : nil
                     let held = heldCreates.isEmpty ? nil : heldCreates.removeValue(forKey: changeset.serverVersion)
-                    let instructions = draft.changes.compactMap { change -> DownloadInstruction? in
-                        if let held, held.contains(ObjectKey(collection: change.collection, primaryKey: change.primaryKey)) {
-                            return nil
-                        }
-                        return view.instruction(for: change, forced: forced, formerView: former)
-                    }
                     if let compensation = draft.compensation, draft.audience == fileIdent {
                         await announce(compensation, serverVersion: changeset.serverVersion)
                     }
-                    guard !instructions.isEmpty else { continue }
-                    instructionCount += instructions.count
-                    out.append(DownloadChangeset(
-                        serverVersion: changeset.serverVersion, originFileIdent: draft.originFileIdent,
-                        originClientVersion: draft.originClientVersion,
-                        timestamp: Int64(draft.timestamp.timeIntervalSince1970 * 1000), instructions: instructions))
+                    let entry: DownloadCache.Entry
+                    if !forced && former == nil && held == nil {
+                        let view = self.view!
+                        entry = engine.downloads.entry(serverVersion: changeset.serverVersion, view: view.downloadKey) {
+                            Self.download(changeset, view: view, forced: false, former: nil, held: nil)
+                        }
+                    } else {
+                        entry = Self.download(changeset, view: view, forced: forced, former: former, held: held)
+                    }
+                    guard let json = entry.json else { continue }
+                    instructionCount += entry.instructionCount
+                    out.append(json)
                 }
                 cursor = DownloadCursor(serverVersion: last.serverVersion, clientVersion: uploadAck)
                 if !heldCreates.isEmpty { heldCreates = heldCreates.filter { $0.key > cursor.serverVersion } }
                 if cursor.serverVersion >= formerViewUntil { formerView = nil }
-                await writer.send(.download(
+                await writer.send(text: ServerMessage.downloadText(
                     session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
-                    queryVersion: view.queryVersion, batch: .steadyState, changesets: out))
+                    queryVersion: view.queryVersion, batch: .steadyState, changesetJSON: out))
                 engine.metrics.downloaded(instructions: instructionCount)
             }
         } catch {
             logger.error("download failed: \(error)")
             await fail(SyncProtocolError(.otherSessionError, "Internal server error while downloading; the session will be retried"))
         }
+    }
+
+    /// One changeset as a view sees it: its download JSON and instruction count, or no JSON when nothing of it
+    /// is visible.
+    static func download(
+        _ changeset: ServerChangeset, view: SessionView, forced: Bool, former: SessionView?, held: Set<ObjectKey>?
+    ) -> DownloadCache.Entry {
+        let draft = changeset.draft
+        let instructions = draft.changes.compactMap { change -> DownloadInstruction? in
+            if let held, held.contains(ObjectKey(collection: change.collection, primaryKey: change.primaryKey)) {
+                return nil
+            }
+            return view.instruction(for: change, forced: forced, formerView: former)
+        }
+        guard !instructions.isEmpty else { return DownloadCache.Entry(json: nil, instructionCount: 0) }
+        var json: [UInt8] = []
+        json.reserveCapacity(64 * instructions.count)
+        DownloadChangeset(
+            serverVersion: changeset.serverVersion, originFileIdent: draft.originFileIdent,
+            originClientVersion: draft.originClientVersion,
+            timestamp: Int64(draft.timestamp.timeIntervalSince1970 * 1000), instructions: instructions
+        ).writeJSON(to: &json)
+        return DownloadCache.Entry(json: json, instructionCount: instructions.count)
     }
 
     /// Sends error 231 for a compensating write (the seed page's message; reasons per rejected object).

@@ -9,6 +9,8 @@ final class SessionView: @unchecked Sendable {
     private(set) var queryVersion: Int64
     private(set) var queries: [String: QueryPredicate]
     private var roles: [String: RoleChoice] = [:]
+    /// What this view's downloads depend on, for sharing them with sessions of equal views (``DownloadCache``).
+    private(set) lazy var downloadKey = DownloadViewKey(settings: settings, context: context, queries: queries)
     private let evaluator = QueryEvaluator()
 
     init(settings: SyncAppSettings, context: RuleContext, queryVersion: Int64 = 0, queries: [String: QueryPredicate] = [:]) {

@@ -16,6 +16,8 @@ public final class SyncEngine: SyncConnectionHandler {
     let hub: SyncHub
     let logger: Logger
     let metrics = SyncMetrics()
+    /// Downloads shared by sessions with equal views.
+    let downloads = DownloadCache()
     let maxSessionsPerConnection = 256
     private let settingsProvider: @Sendable (String) async -> SyncAppSettings?
 
