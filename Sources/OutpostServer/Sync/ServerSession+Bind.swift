@@ -52,7 +52,7 @@ extension ServerSession {
             try await tx.integratedClientVersion(fileIdent: fileIdent)
         }
         isBound = true
-        engine.hub.register(appId: user.appId, waker)
+        await engine.hub.register(appId: user.appId, waker)
         logger.debug("bound file \(self.fileIdent) at server version \(cursor.serverVersion)")
         await sendDownloads(always: true)
     }

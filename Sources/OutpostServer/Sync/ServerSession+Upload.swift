@@ -33,10 +33,10 @@ extension ServerSession {
                 "clientFile": .int(file), "clientVersion": .int(clientVersion), "userId": .string(user.userId),
             ]))
         }
-        engine.hub.record(appId: user.appId, outcome.appended)
+        await engine.hub.record(appId: user.appId, outcome.appended)
         await noteCreatesHeldByUploader(outcome.appended, downloadedBefore: downloadedBefore)
         if let version = outcome.latestVersion {
-            engine.hub.announce(ChangeNotification(appId: user.appId, serverVersion: version))
+            await engine.hub.announce(ChangeNotification(appId: user.appId, serverVersion: version))
         }
         await sendDownloads(always: true)
     }

@@ -75,7 +75,7 @@ final class ServerSession: @unchecked Sendable {
                 await handle(message)
             }
         }
-        if isBound { engine.hub.unregister(appId: user.appId, waker) }
+        if isBound { await engine.hub.unregister(appId: user.appId, waker) }
     }
 
     private func handle(_ message: ClientMessage) async {

@@ -47,7 +47,7 @@ public final class SyncEngine: SyncConnectionHandler {
         let notifications = try await storage.changeNotifications()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [hub] in
-                for await note in notifications { hub.announce(note) }
+                for await note in notifications { await hub.announce(note) }
             }
             group.addTask { [hub] in
                 while !Task.isCancelled {
@@ -62,7 +62,7 @@ public final class SyncEngine: SyncConnectionHandler {
 
     /// Tells the engine that an app's history grew outside a sync session (Data API, admin API) in this process.
     public func announce(appId: String, serverVersion: Int64) async {
-        hub.announce(ChangeNotification(appId: appId, serverVersion: serverVersion))
+        await hub.announce(ChangeNotification(appId: appId, serverVersion: serverVersion))
     }
 
     /// The number of sessions currently bound, for the admin API.

@@ -3,19 +3,11 @@ import Synchronization
 
 /// Fans new server versions out to the sessions of each app and keeps the most recent changesets of each app in
 /// memory, so that a commit seen by a hundred sessions is read from storage once.
-///
-/// Its state sits behind a mutex rather than in an actor: every session asks it for the latest version and the
-/// new changesets on every wake, and a hundred sessions queueing on one actor added a hop each to the fan-out.
-/// Storage reads happen outside the lock.
-final class SyncHub: Sendable {
-    private struct State {
-        var latest: [String: Int64] = [:]
-        var recent: [String: [ServerChangeset]] = [:]
-        var listeners: [String: [ObjectIdentifier: SessionWaker]] = [:]
-    }
-
+actor SyncHub {
     private let storage: any ServerStorage
-    private let state = Mutex(State())
+    private var latest: [String: Int64] = [:]
+    private var recent: [String: [ServerChangeset]] = [:]
+    private var listeners: [String: [ObjectIdentifier: SessionWaker]] = [:]
     private let cacheLimit = 4_096
 
     init(storage: any ServerStorage) {
@@ -24,39 +16,32 @@ final class SyncHub: Sendable {
 
     /// Registers a session's waker for an app's new versions.
     func register(appId: String, _ waker: SessionWaker) {
-        state.withLock { $0.listeners[appId, default: [:]][ObjectIdentifier(waker)] = waker }
+        listeners[appId, default: [:]][ObjectIdentifier(waker)] = waker
     }
 
     func unregister(appId: String, _ waker: SessionWaker) {
-        state.withLock { _ = $0.listeners[appId]?.removeValue(forKey: ObjectIdentifier(waker)) }
+        listeners[appId]?[ObjectIdentifier(waker)] = nil
     }
 
     /// The newest server version known for an app.
     func latestVersion(appId: String) async throws -> Int64 {
-        if let v = state.withLock({ $0.latest[appId] }) { return v }
+        if let v = latest[appId] { return v }
         let v = try await storage.latestServerVersion(appId: appId)
-        return state.withLock { state in
-            let known = max(state.latest[appId] ?? 0, v)
-            state.latest[appId] = known
-            return known
-        }
+        latest[appId] = max(latest[appId] ?? 0, v)
+        return latest[appId]!
     }
 
     /// Records that an app reached a version (from this process or another) and wakes its sessions.
     func announce(_ note: ChangeNotification) {
-        let wakers: [SessionWaker] = state.withLock { state in
-            guard note.serverVersion > (state.latest[note.appId] ?? 0) else { return [] }
-            state.latest[note.appId] = note.serverVersion
-            return Array((state.listeners[note.appId] ?? [:]).values)
-        }
-        for waker in wakers { waker.wake() }
+        guard note.serverVersion > (latest[note.appId] ?? 0) else { return }
+        latest[note.appId] = note.serverVersion
+        for waker in (listeners[note.appId] ?? [:]).values { waker.wake() }
     }
 
     /// Reads the latest version of every app with sessions from storage and announces any that moved: a safety net
     /// for notifications lost while a driver's listener reconnected.
     func poll() async {
-        let apps = state.withLock { state in state.listeners.filter { !$0.value.isEmpty }.map(\.key) }
-        for appId in apps {
+        for appId in listeners.keys where !(listeners[appId]?.isEmpty ?? true) {
             if let version = try? await storage.latestServerVersion(appId: appId) {
                 announce(ChangeNotification(appId: appId, serverVersion: version))
             }
@@ -65,18 +50,12 @@ final class SyncHub: Sendable {
 
     /// Changesets with `after < version <= upTo`, from memory when they are recent, else from storage.
     func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset] {
-        let cached: [ServerChangeset]? = state.withLock { state in
-            guard let cached = state.recent[appId], let first = cached.first, first.serverVersion <= after + 1,
-                let last = cached.last, last.serverVersion >= upTo
-            else { return nil }
-            // Versions are consecutive in the cache, so the start is found by arithmetic when they are.
-            var start = Int(after + 1 - first.serverVersion)
-            if start < 0 || start >= cached.count || cached[start].serverVersion != after + 1 {
-                start = cached.firstIndex { $0.serverVersion > after } ?? cached.endIndex
-            }
+        if let cached = recent[appId], let first = cached.first, first.serverVersion <= after + 1,
+            let last = cached.last, last.serverVersion >= upTo
+        {
+            let start = cached.firstIndex { $0.serverVersion > after } ?? cached.endIndex
             return Array(cached[start...].prefix { $0.serverVersion <= upTo }.prefix(limit))
         }
-        if let cached { return cached }
         let loaded = try await storage.changesets(appId: appId, after: after, upTo: upTo, limit: limit)
         remember(appId: appId, loaded)
         return loaded
@@ -89,17 +68,16 @@ final class SyncHub: Sendable {
 
     private func remember(appId: String, _ changesets: [ServerChangeset]) {
         guard let first = changesets.first else { return }
-        state.withLock { state in
-            var cached = state.recent[appId] ?? []
-            state.recent[appId] = nil  // unique while appending
-            if let last = cached.last, last.serverVersion + 1 >= first.serverVersion {
-                cached.append(contentsOf: changesets.filter { $0.serverVersion > last.serverVersion })
-            } else if cached.isEmpty || first.serverVersion > (cached.last?.serverVersion ?? 0) {
-                cached = changesets
-            }
-            if cached.count > cacheLimit { cached.removeFirst(cached.count - cacheLimit) }
-            state.recent[appId] = cached
+        var cached = recent[appId] ?? []
+        if let last = cached.last, last.serverVersion + 1 >= first.serverVersion {
+            cached.append(contentsOf: changesets.filter { $0.serverVersion > last.serverVersion })
+        } else if cached.isEmpty || first.serverVersion > (cached.last?.serverVersion ?? 0) {
+            cached = changesets
+        } else {
+            return
         }
+        if cached.count > cacheLimit { cached.removeFirst(cached.count - cacheLimit) }
+        recent[appId] = cached
     }
 }
 
