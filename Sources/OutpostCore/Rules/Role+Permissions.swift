@@ -50,7 +50,7 @@ extension Role {
 
     /// Whether every field has the same permission (no `fields`, no `additionalFields`): the top-level `read`
     /// and `write` decide for all of them.
-    public var hasUniformFieldPermissions: Bool {
+    package var hasUniformFieldPermissions: Bool {
         fields.isEmpty && additionalFields == nil
     }
 
