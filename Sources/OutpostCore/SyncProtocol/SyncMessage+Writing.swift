@@ -4,32 +4,26 @@ extension ClientMessage {
     /// The message as one line of JSON text.
     public var text: String {
         guard case .upload(let session, let changesets) = self else { return json.text }
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        var o = JSONObjectWriter(&out)
-        o.key("changesets", &out)
-        writeArray(changesets, to: &out) { $0.writeJSON(to: &$1) }
-        o.int("session", session, &out)
-        o.string("type", "upload", &out)
-        o.end(&out)
-        return String(decoding: out, as: UTF8.self)
+        return Self.uploadText(session: session, changesets, capacity: 256) { $0.writeJSON(to: &$1) }
     }
-}
 
-extension ClientMessage {
     /// The text of an `upload` message whose changesets are already written as `UploadChangeset` JSON texts (the
     /// client's queue stores them that way): the same text as `.upload(session:changesets:).text`.
     package static func uploadText(session: Int64, changesetTexts: [String]) -> String {
+        uploadText(session: session, changesetTexts, capacity: changesetTexts.reduce(64) { $0 + $1.utf8.count + 1 }) {
+            $1.append(contentsOf: $0.utf8)
+        }
+    }
+
+    /// The `upload` envelope around changesets that `write` appends.
+    private static func uploadText<T>(
+        session: Int64, _ changesets: [T], capacity: Int, _ write: (T, inout [UInt8]) -> Void
+    ) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(changesetTexts.reduce(64) { $0 + $1.utf8.count + 1 })
+        out.reserveCapacity(capacity)
         var o = JSONObjectWriter(&out)
         o.key("changesets", &out)
-        out.append(0x5B)
-        for (i, text) in changesetTexts.enumerated() {
-            if i > 0 { out.append(0x2C) }
-            out.append(contentsOf: text.utf8)
-        }
-        out.append(0x5D)
+        writeArray(changesets, to: &out, write)
         o.int("session", session, &out)
         o.string("type", "upload", &out)
         o.end(&out)
@@ -52,37 +46,34 @@ extension ServerMessage {
     public var text: String {
         guard case .download(let session, let cursor, let latest, let ack, let queryVersion, let batch, let changesets) = self
         else { return json.text }
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        var o = JSONObjectWriter(&out)
-        o.string("batch", batch.rawValue, &out)
-        o.key("changesets", &out)
-        writeArray(changesets, to: &out) { $0.writeJSON(to: &$1) }
-        o.key("cursor", &out)
-        cursor.writeJSON(to: &out)
-        o.int("latestServerVersion", latest, &out)
-        o.int("queryVersion", queryVersion, &out)
-        o.int("session", session, &out)
-        o.string("type", "download", &out)
-        o.int("uploadAck", ack, &out)
-        o.end(&out)
-        return String(decoding: out, as: UTF8.self)
+        return Self.downloadText(
+            session: session, cursor: cursor, latestServerVersion: latest, uploadAck: ack, queryVersion: queryVersion,
+            batch: batch, changesets, capacity: 256) { $0.writeJSON(to: &$1) }
     }
-}
 
-extension ServerMessage {
     /// The text of a `download` message whose changesets are already written as `DownloadChangeset` JSON (the
     /// server shares them between sessions): the same text as `.download(…).text`.
     package static func downloadText(
         session: Int64, cursor: DownloadCursor, latestServerVersion: Int64, uploadAck: Int64, queryVersion: Int64,
         batch: DownloadBatchState, changesetJSON: [[UInt8]]
     ) -> String {
+        downloadText(
+            session: session, cursor: cursor, latestServerVersion: latestServerVersion, uploadAck: uploadAck,
+            queryVersion: queryVersion, batch: batch, changesetJSON, capacity: changesetJSON.reduce(256) { $0 + $1.count + 1 }
+        ) { $1.append(contentsOf: $0) }
+    }
+
+    /// The `download` envelope around changesets that `write` appends.
+    private static func downloadText<T>(
+        session: Int64, cursor: DownloadCursor, latestServerVersion: Int64, uploadAck: Int64, queryVersion: Int64,
+        batch: DownloadBatchState, _ changesets: [T], capacity: Int, _ write: (T, inout [UInt8]) -> Void
+    ) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(changesetJSON.reduce(256) { $0 + $1.count + 1 })
+        out.reserveCapacity(capacity)
         var o = JSONObjectWriter(&out)
         o.string("batch", batch.rawValue, &out)
         o.key("changesets", &out)
-        writeArray(changesetJSON, to: &out) { $1.append(contentsOf: $0) }
+        writeArray(changesets, to: &out, write)
         o.key("cursor", &out)
         cursor.writeJSON(to: &out)
         o.int("latestServerVersion", latestServerVersion, &out)
