@@ -30,7 +30,7 @@ final class NumberedItem: Object {
             let appId = OutpostServer.AppConfiguration.developmentAppId
             var printed: [Int] = []
             for run in 0..<3 {
-                let probe = try SyncProbeProcess.launch(server: server.baseURL, appId: appId, root: root, count: 800)
+                let probe = try SyncProbeProcess.launch(server: server.baseURL, appId: appId, root: root, count: 3000)
                 let start = try await Self.startOfRun(probe)
                 if run == 0 {
                     try await probe.waitUntil("its file is open") { $0.contains { $0.hasPrefix("local ") } }

@@ -196,6 +196,25 @@ import Testing
         #expect(value == 42)
     }
 
+    /// A class first used inside a write transaction gets its table in that transaction; cancelling the write rolls
+    /// the table back, and the class must still work afterwards (a CI run found `no such table` here when the suite
+    /// ran this test before any other test had touched the class).
+    @Test func classFirstUsedInACancelledWriteStillWorks() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        try realm.beginWrite()
+        realm.create(FirstUsedInCancelledWrite.self, value: ["id": 1])
+        let madeDuringTheWrite = realm.objects(FirstUsedInCancelledWrite.self)
+        realm.cancelWrite()
+        #expect(realm.objects(FirstUsedInCancelledWrite.self).isEmpty)
+        try realm.write { realm.create(FirstUsedInCancelledWrite.self, value: ["id": 2]) }
+        #expect(realm.objects(FirstUsedInCancelledWrite.self).map(\.id) == [2])
+        #expect(madeDuringTheWrite.count == 1)
+        let reopened = try Realm(configuration: dir.configuration(objectTypes: [FirstUsedInCancelledWrite.self]))
+        #expect(reopened.objects(FirstUsedInCancelledWrite.self).map(\.id) == [2])
+    }
+
     @Test func anotherInstanceSeesCommitsAfterRefresh() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -235,4 +254,9 @@ import Testing
         #expect(owner.favorite?.name == "Rex")
         #expect(owner.dogs.map(\.name) == ["Fido"])
     }
+}
+
+/// Used by one test only, so that its table is first created inside that test's write transaction.
+final class FirstUsedInCancelledWrite: Object {
+    @Persisted(primaryKey: true) var id: Int
 }

@@ -197,7 +197,7 @@ extension RealmInstance {
         }
     }
 
-    private func readStoredSchema() throws {
+    func readStoredSchema() throws {
         storedSchemas = [:]
         storedSwiftTypes = [:]
         let decoder = JSONDecoder()
@@ -216,12 +216,32 @@ extension RealmInstance {
         let statements = plan.additiveSQL()
         let needsWrite = !statements.isEmpty || configuration.schemaVersion > schemaVersion
         if needsWrite && !isReadOnly {
+            if isInWriteTransaction { tablesAddedInWrite += types }
             try withSchemaTransaction {
                 for sql in statements { try connection.execute(sql) }
                 try storeSchemas(types: types)
             }
         }
         installTables(types)
+    }
+
+    /// After a rollback: the rolled-back transaction took the tables it added with it, but this instance (and any
+    /// `Results` made meanwhile) already uses them, so they are added again in a transaction of their own.
+    func restoreTablesAddedInWrite() {
+        guard !tablesAddedInWrite.isEmpty else { return }
+        let types = tablesAddedInWrite
+        tablesAddedInWrite.removeAll()
+        connection.clearStatementCache()
+        do {
+            try readStoredSchema()
+            let plan = SchemaPlan(stored: storedSchemas, code: types.map { ObjectSchemaRegistry.shared.schema(for: $0) })
+            try withSchemaTransaction {
+                for sql in plan.additiveSQL() { try connection.execute(sql) }
+                try storeSchemas(types: types)
+            }
+        } catch {
+            fatalError("Outpost could not add \(types.map { $0.className() }) to the Realm at '\(path)' again: \(error)")
+        }
     }
 
     /// Sets up the table layout of each class for this instance.

@@ -52,6 +52,9 @@ final class RealmInstance {
     var storedSchemas: [String: ObjectSchema] = [:]
     /// The Swift type name stored with each class, used to find classes the process has not used yet.
     var storedSwiftTypes: [String: String] = [:]
+    /// Classes whose tables were added inside the open write transaction: a cancelled write rolls their tables
+    /// back, so the instance must forget them too (they are added again when next used).
+    var tablesAddedInWrite: [ObjectBase.Type] = []
     var schemaVersion: UInt64 = 0
 
     let notifier = Notifier()
@@ -215,6 +218,7 @@ final class RealmInstance {
             throw Realm.Error(.fail, "The write transaction could not be committed: \(error)")
         }
         isInWriteTransaction = false
+        tablesAddedInWrite.removeAll()
         changes = ChangeSet()
         if let writeEvent { eventContext?.record(RecordedEvent(timestamp: Date(), kind: .write(writeEvent))) }
         try beginRead()
@@ -235,6 +239,7 @@ final class RealmInstance {
         discardPendingInserts()
         try? connection.execute("ROLLBACK")
         isInWriteTransaction = false
+        restoreTablesAddedInWrite()
         changes = ChangeSet()
         pendingError = nil
         eventOldValues.removeAll()
