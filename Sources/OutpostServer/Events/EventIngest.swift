@@ -29,16 +29,16 @@ struct EventIngest: Sendable {
             throw APIError(status: .badRequest, errorCode: "InvalidSchemaChange", code: "invalidSchemaChange",
                            message: error.message)
         }
-        let documents = batch.documents
+        // Each event is written to JSON once, here (outside the app's transaction, so beside another upload's
+        // commit), for both the `documents` table and the history changeset.
+        let inserts = batch.documents.map { document in
+            DocumentChange(collection: EventBatch.collection, primaryKey: document["_id"]!, inserted: document,
+                           text: document.extendedJSONText)
+        }
         let (version, inserted) = try await storage.transaction(appId: settings.appId) { transaction -> (Int64?, Int) in
-            let keys = documents.map { $0["_id"]! }
+            let keys = inserts.map(\.primaryKey)
             let existing = try await transaction.documents(collection: EventBatch.collection, primaryKeys: keys)
-            var changes: [DocumentChange] = []
-            changes.reserveCapacity(documents.count)
-            for document in documents where existing[document["_id"]!] == nil {
-                changes.append(DocumentChange(collection: EventBatch.collection, primaryKey: document["_id"]!,
-                                              before: nil, after: document, changedFields: document.sortedKeys))
-            }
+            let changes = existing.isEmpty ? inserts : inserts.filter { existing[$0.primaryKey] == nil }
             return (try await DataAPIService.Request.write(changes, in: transaction), changes.count)
         }
         if let version { await engine?.announce(appId: settings.appId, serverVersion: version) }

@@ -64,6 +64,10 @@ public struct DocumentChange: Sendable, Hashable, Codable {
     public var before: Document?
     public var after: Document?
     public var changedFields: [String]
+    /// `after` already written as Extended JSON (``Document/extendedJSONText``), when the writer of the change had
+    /// it: storage then writes it as it is instead of writing the document again. Not part of the change's value
+    /// (equality, hashing, `Codable`).
+    package var afterText: String?
 
     public init(collection: String, primaryKey: Value, before: Document?, after: Document?, changedFields: [String]) {
         self.collection = collection
@@ -71,5 +75,29 @@ public struct DocumentChange: Sendable, Hashable, Codable {
         self.before = before
         self.after = after
         self.changedFields = changedFields
+    }
+
+    /// A change whose `after` comes with its Extended JSON text, which must equal `after.extendedJSONText`.
+    package init(collection: String, primaryKey: Value, inserted after: Document, text: String) {
+        self.init(collection: collection, primaryKey: primaryKey, before: nil, after: after,
+                  changedFields: after.sortedKeys)
+        afterText = text
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case collection, primaryKey, before, after, changedFields
+    }
+
+    public static func == (lhs: DocumentChange, rhs: DocumentChange) -> Bool {
+        lhs.collection == rhs.collection && lhs.primaryKey == rhs.primaryKey && lhs.before == rhs.before
+            && lhs.after == rhs.after && lhs.changedFields == rhs.changedFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(collection)
+        hasher.combine(primaryKey)
+        hasher.combine(before)
+        hasher.combine(after)
+        hasher.combine(changedFields)
     }
 }

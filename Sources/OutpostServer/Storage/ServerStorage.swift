@@ -106,6 +106,11 @@ public protocol StorageTransaction: Sendable {
     /// Inserts or replaces a document (its primary key is its `_id` field).
     func putDocument(collection: String, _ document: Document) async throws
 
+    /// Inserts or replaces a document whose Extended JSON text the caller has already written; `text` must equal
+    /// `document.extendedJSONText`, and a driver may store it as it is. (Outpost-internal; the default writes the
+    /// document again.)
+    func putDocument(collection: String, _ document: Document, text: String) async throws
+
     /// Deletes a document; returns whether it existed.
     @discardableResult func deleteDocument(collection: String, primaryKey: Value) async throws -> Bool
 
@@ -115,4 +120,10 @@ public protocol StorageTransaction: Sendable {
     /// The highest client version integrated from a client file (0 when none).
     func integratedClientVersion(fileIdent: Int64) async throws -> Int64
     func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws
+}
+
+extension StorageTransaction {
+    public func putDocument(collection: String, _ document: Document, text: String) async throws {
+        try await putDocument(collection: collection, document)
+    }
 }

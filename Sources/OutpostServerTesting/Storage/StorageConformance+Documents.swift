@@ -51,6 +51,40 @@ extension StorageConformance {
                 try Expect.equal(changeset.first?.draft.changes.first?.after, documents[0], "document inside a changeset")
                 try Expect.equal(changeset.first?.draft.changes.first?.before, documents[1], "before inside a changeset")
             },
+            Check("documents: a pre-written text is stored as its document, in the table and in the history") { storage in
+                let app = appId()
+                let documents = [everyValueDocument(id: .objectId(ObjectId.generate())), everyValueDocument(id: .int(7))]
+                let replaced: Document = {
+                    var document = documents[1]
+                    document["extra"] = .string("written later")
+                    return document
+                }()
+                let version = try await storage.transaction(appId: app) { tx in
+                    for document in documents {
+                        try await tx.putDocument(collection: "Texts", document, text: document.extendedJSONText)
+                    }
+                    // A later put of the same document without a text wins over the earlier text.
+                    try await tx.putDocument(collection: "Texts", replaced)
+                    return try await tx.appendChangeset(ServerChangesetDraft(changes: documents.map {
+                        DocumentChange(collection: "Texts", primaryKey: $0["_id"]!, inserted: $0, text: $0.extendedJSONText)
+                    }))
+                }
+                try Expect.equal(try await storage.document(appId: app, collection: "Texts", primaryKey: documents[0]["_id"]!),
+                                 documents[0], "a document stored from its text")
+                try Expect.equal(try await storage.document(appId: app, collection: "Texts", primaryKey: .int(7)),
+                                 replaced, "a later put without a text")
+                let changes = try await storage.changesets(appId: app, after: version - 1, upTo: version, limit: 1)
+                    .first?.draft.changes ?? []
+                try Expect.equal(changes.map(\.after), documents.map { $0 }, "changes stored from their texts")
+                try Expect.equal(changes.map(\.changedFields), documents.map(\.sortedKeys), "their changed fields")
+                // A document deleted after a put with a text stays deleted.
+                try await storage.transaction(appId: app) { tx in
+                    try await tx.putDocument(collection: "Texts", ["_id": .int(8)], text: Document(["_id": .int(8)]).extendedJSONText)
+                    try await tx.deleteDocument(collection: "Texts", primaryKey: .int(8))
+                }
+                try Expect.equal(try await storage.document(appId: app, collection: "Texts", primaryKey: .int(8)), nil,
+                                 "deleted after a put with a text")
+            },
             Check("documents: lookup by primary keys of every key type, present and absent") { storage in
                 let app = appId()
                 let oid = ObjectId.generate()

@@ -49,6 +49,23 @@ import Testing
         }
     }
 
+    /// A change that comes with its document's text (an event upload's inserts) is stored exactly as the same change
+    /// without it; the text is not part of the change's value.
+    @Test func changeWithPrewrittenTextIsStoredAsTheSameChange() throws {
+        let document: Document = ["_id": .objectId(.generate()), "activity": .string("a \"quoted\" é \u{1}"),
+                                  "timestamp": .date(Date(timeIntervalSince1970: 1_700_000_000.123)), "data": .null]
+        let withText = DocumentChange(collection: "AuditEvent", primaryKey: document["_id"]!, inserted: document,
+                                      text: document.extendedJSONText)
+        let plain = DocumentChange(collection: "AuditEvent", primaryKey: document["_id"]!, before: nil, after: document,
+                                   changedFields: document.sortedKeys)
+        #expect(withText == plain && withText.hashValue == plain.hashValue)
+        let time = Date(timeIntervalSinceReferenceDate: 12.5)
+        let text = try ServerChangesetDraft(timestamp: time, changes: [withText, withText]).storageText()
+        #expect(text == (try ServerChangesetDraft(timestamp: time, changes: [plain, plain]).storageText()))
+        let encoded = String(decoding: try JSONEncoder().encode(withText), as: UTF8.self)
+        #expect(!encoded.contains("afterText"))
+    }
+
     @Test func primaryKeyTextIsExtendedJSON() throws {
         #expect(PrimaryKeyText.make(.string("abc")) == #""abc""#)
         #expect(PrimaryKeyText.make(.int(42)) == "42")

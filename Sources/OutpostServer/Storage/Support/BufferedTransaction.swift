@@ -24,6 +24,8 @@ package struct TransactionWrites: Sendable {
     package var baseVersion: Int64?
     /// Documents to store (a document) or delete (nil), by address.
     package var documents: [DocumentAddress: Document?] = [:]
+    /// The Extended JSON texts of stored documents that came already written, by address.
+    package var texts: [DocumentAddress: String] = [:]
     /// Appended changesets, with their assigned versions, in order.
     package var changesets: [ServerChangeset] = []
     /// Integrated client versions by client file ident.
@@ -38,7 +40,7 @@ package struct TransactionWrites: Sendable {
             guard let document else { continue }
             out.0.append(address.collection)
             out.1.append(address.key)
-            out.2.append(document.extendedJSONText)
+            out.2.append(texts[address] ?? document.extendedJSONText)
         }
         return out
     }
@@ -134,7 +136,20 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
 
     package func putDocument(collection: String, _ document: Document) async throws {
         let key = PrimaryKeyText.make(try PrimaryKeyText.primaryKey(of: document))
-        withState { $0.documents[DocumentAddress(collection: collection, key: key)] = .some(document) }
+        withState { writes in
+            let address = DocumentAddress(collection: collection, key: key)
+            writes.documents[address] = .some(document)
+            if !writes.texts.isEmpty { writes.texts[address] = nil }
+        }
+    }
+
+    package func putDocument(collection: String, _ document: Document, text: String) async throws {
+        let key = PrimaryKeyText.make(try PrimaryKeyText.primaryKey(of: document))
+        withState { writes in
+            let address = DocumentAddress(collection: collection, key: key)
+            writes.documents[address] = .some(document)
+            writes.texts[address] = text
+        }
     }
 
     @discardableResult
@@ -147,7 +162,10 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
         } else {
             existed = try await !reader.documents(collection: collection, keys: [address.key]).isEmpty
         }
-        withState { $0.documents[address] = .some(nil) }
+        withState { writes in
+            writes.documents[address] = .some(nil)
+            if !writes.texts.isEmpty { writes.texts[address] = nil }
+        }
         return existed
     }
 

@@ -34,7 +34,7 @@ extension DocumentChange {
         var o = JSONObjectWriter(&out)
         if let after {
             o.key("after", &out)
-            after.writeExtendedJSON(to: &out)
+            if let afterText { out.append(contentsOf: afterText.utf8) } else { after.writeExtendedJSON(to: &out) }
         }
         if let before {
             o.key("before", &out)
