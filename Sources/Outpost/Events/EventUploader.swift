@@ -24,7 +24,7 @@ final class EventUploader: @unchecked Sendable {
     private var stoppedByFatalError = false
 
     /// Events per request and bytes per request, far below the server's limits.
-    static let batchLimit = 5_000
+    static let batchLimit = 10_000
     static let batchBytes = 8 * 1024 * 1024
 
     init(store: EventStore) {

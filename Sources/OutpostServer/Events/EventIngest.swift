@@ -29,17 +29,19 @@ struct EventIngest: Sendable {
             throw APIError(status: .badRequest, errorCode: "InvalidSchemaChange", code: "invalidSchemaChange",
                            message: error.message)
         }
-        // Each event is written to JSON once, here (outside the app's transaction, so beside another upload's
-        // commit), for both the `documents` table and the history changeset.
-        let inserts = batch.documents.map { document in
-            DocumentChange(collection: EventBatch.collection, primaryKey: document["_id"]!, inserted: document,
-                           text: document.extendedJSONText)
-        }
+        // Each event's key and JSON are written once, here (outside the app's transaction, so beside another
+        // upload's commit), for both the `documents` table and the history changeset.
+        let inserts = try PrewrittenInserts(batch.documents)
         let (version, inserted) = try await storage.transaction(appId: settings.appId) { transaction -> (Int64?, Int) in
-            let keys = inserts.map(\.primaryKey)
-            let existing = try await transaction.documents(collection: EventBatch.collection, primaryKeys: keys)
-            let changes = existing.isEmpty ? inserts : inserts.filter { existing[$0.primaryKey] == nil }
-            return (try await DataAPIService.Request.write(changes, in: transaction), changes.count)
+            let new = try await transaction.insertNew(collection: EventBatch.collection, inserts)
+            guard !new.isEmpty else { return (nil, 0) }
+            let changes = new.map { i in
+                DocumentChange(collection: EventBatch.collection, primaryKey: inserts.primaryKeys[i],
+                               inserted: inserts.documents[i], text: inserts.texts[i])
+            }
+            let version = try await transaction.appendChangeset(
+                ServerChangesetDraft(originFileIdent: 0, originClientVersion: 0, timestamp: Date(), changes: changes))
+            return (version, changes.count)
         }
         if let version { await engine?.announce(appId: settings.appId, serverVersion: version) }
         return inserted

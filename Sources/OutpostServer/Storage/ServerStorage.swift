@@ -111,6 +111,12 @@ public protocol StorageTransaction: Sendable {
     /// document again.)
     func putDocument(collection: String, _ document: Document, text: String) async throws
 
+    /// Inserts those of `inserts` whose primary key is not stored yet (nor written earlier in this transaction), and
+    /// returns their indices in `inserts`. Each insert comes with its primary key's text
+    /// (``PrimaryKeyText/make(_:)``) and its document's Extended JSON text, already written. (Outpost-internal, for
+    /// event uploads; the default looks the documents up and puts the new ones one by one.)
+    func insertNew(collection: String, _ inserts: PrewrittenInserts) async throws -> [Int]
+
     /// Deletes a document; returns whether it existed.
     @discardableResult func deleteDocument(collection: String, primaryKey: Value) async throws -> Bool
 
@@ -125,5 +131,15 @@ public protocol StorageTransaction: Sendable {
 extension StorageTransaction {
     public func putDocument(collection: String, _ document: Document, text: String) async throws {
         try await putDocument(collection: collection, document)
+    }
+
+    public func insertNew(collection: String, _ inserts: PrewrittenInserts) async throws -> [Int] {
+        let existing = try await documents(collection: collection, primaryKeys: inserts.primaryKeys)
+        var inserted: [Int] = []
+        for i in inserts.documents.indices where existing[inserts.primaryKeys[i]] == nil {
+            try await putDocument(collection: collection, inserts.documents[i], text: inserts.texts[i])
+            inserted.append(i)
+        }
+        return inserted
     }
 }

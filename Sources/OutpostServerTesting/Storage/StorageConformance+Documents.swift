@@ -85,6 +85,34 @@ extension StorageConformance {
                 try Expect.equal(try await storage.document(appId: app, collection: "Texts", primaryKey: .int(8)), nil,
                                  "deleted after a put with a text")
             },
+            Check("documents: insertNew inserts only what is not stored or written yet, with its texts") { storage in
+                // Through the driver's transaction, and through the protocol's default (one put per document).
+                for useDefault in [false, true] {
+                    let app = appId()
+                    let ids: [Value] = [.objectId(.generate()), .int(1), .string("two"), .int(3), .uuid(UUID())]
+                    let documents = ids.map { id -> Document in
+                        var document = everyValueDocument(id: id)
+                        document["n"] = .string("new \(id)")
+                        return document
+                    }
+                    let old: Document = ["_id": .int(1), "n": .string("stored before")]
+                    let earlier: Document = ["_id": .int(3), "n": .string("written earlier in the transaction")]
+                    try await storage.transaction(appId: app) { tx in try await tx.putDocument(collection: "New", old) }
+                    let inserts = try PrewrittenInserts(documents)
+                    let inserted = try await storage.transaction(appId: app) { tx -> [Int] in
+                        let tx: any StorageTransaction = useDefault ? DefaultsOnly(tx) : tx
+                        try await tx.putDocument(collection: "New", earlier)
+                        let first = try await tx.insertNew(collection: "New", inserts)
+                        let again = try await tx.insertNew(collection: "New", inserts)
+                        try Expect.equal(again, [], "nothing is inserted twice (default: \(useDefault))")
+                        return first
+                    }
+                    try Expect.equal(inserted, [0, 2, 4], "the new documents' indices (default: \(useDefault))")
+                    let stored = try await storage.documents(appId: app, collection: "New")
+                    try Expect.equal(Set(stored), Set([old, earlier, documents[0], documents[2], documents[4]]),
+                                     "stored documents (default: \(useDefault))")
+                }
+            },
             Check("documents: lookup by primary keys of every key type, present and absent") { storage in
                 let app = appId()
                 let oid = ObjectId.generate()
@@ -180,5 +208,32 @@ extension StorageConformance {
                 try Expect.equal(try await storage.documents(appId: app, collection: "Item"), [], "nothing committed")
             },
         ]
+    }
+}
+
+/// A transaction that only forwards the protocol's requirements, so its Outpost-internal methods take the
+/// protocol's default implementations.
+private struct DefaultsOnly: StorageTransaction {
+    let base: any StorageTransaction
+    init(_ base: any StorageTransaction) { self.base = base }
+
+    func latestServerVersion() async throws -> Int64 { try await base.latestServerVersion() }
+    func documents(collection: String, primaryKeys: [Value]) async throws -> [Value: Document] {
+        try await base.documents(collection: collection, primaryKeys: primaryKeys)
+    }
+    func putDocument(collection: String, _ document: Document) async throws {
+        try await base.putDocument(collection: collection, document)
+    }
+    func deleteDocument(collection: String, primaryKey: Value) async throws -> Bool {
+        try await base.deleteDocument(collection: collection, primaryKey: primaryKey)
+    }
+    func appendChangeset(_ changeset: ServerChangesetDraft) async throws -> Int64 {
+        try await base.appendChangeset(changeset)
+    }
+    func integratedClientVersion(fileIdent: Int64) async throws -> Int64 {
+        try await base.integratedClientVersion(fileIdent: fileIdent)
+    }
+    func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws {
+        try await base.setIntegratedClientVersion(fileIdent: fileIdent, version)
     }
 }

@@ -152,6 +152,31 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
         }
     }
 
+    package func insertNew(collection: String, _ inserts: PrewrittenInserts) async throws -> [Int] {
+        var unknown: [String] = []
+        withState { writes in
+            for key in inserts.keys where writes.documents[DocumentAddress(collection: collection, key: key)] == nil {
+                unknown.append(key)
+            }
+        }
+        // Stored documents (rare: a batch sent again) are skipped, as are documents written earlier in this transaction.
+        let stored = unknown.isEmpty ? [:] : try await reader.documents(collection: collection, keys: unknown)
+        return withState { writes in
+            var inserted: [Int] = []
+            inserted.reserveCapacity(inserts.keys.count)
+            writes.documents.reserveCapacity(writes.documents.count + inserts.keys.count)
+            writes.texts.reserveCapacity(writes.texts.count + inserts.keys.count)
+            for (i, key) in inserts.keys.enumerated() where stored[key] == nil {
+                let address = DocumentAddress(collection: collection, key: key)
+                if let buffered = writes.documents[address], buffered != nil { continue }
+                writes.documents[address] = .some(inserts.documents[i])
+                writes.texts[address] = inserts.texts[i]
+                inserted.append(i)
+            }
+            return inserted
+        }
+    }
+
     @discardableResult
     package func deleteDocument(collection: String, primaryKey: Value) async throws -> Bool {
         let address = DocumentAddress(collection: collection, key: PrimaryKeyText.make(primaryKey))
