@@ -34,10 +34,13 @@ struct JSONFields {
     /// A class or field name: non-empty text without control characters.
     func name(_ key: String) throws(SyncProtocolError) -> String {
         let s = try string(key)
-        guard !s.isEmpty, s.utf8.count <= 256, !s.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw error("'\(s.prefix(64))' is not a valid name", key: key)
-        }
+        guard Self.isValidName(s) else { throw error("'\(s.prefix(64))' is not a valid name", key: key) }
         return s
+    }
+
+    /// True for non-empty text of at most 256 bytes without control characters.
+    static func isValidName(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 256 && !s.utf8.contains(where: { $0 < 0x20 })
     }
 
     func int(_ key: String) throws(SyncProtocolError) -> Int64 {

@@ -18,7 +18,13 @@ struct SyncConnectionLoop {
                 for try await text in connection.inbound {
                     let message: ClientMessage
                     do throws(SyncProtocolError) {
-                        message = try ClientMessage(text: text)
+                        // Uploads in the usual shape are read straight from their bytes; anything else (and
+                        // anything wrong) the general way, which names the problem.
+                        if let upload = UploadMessageReader.message(text) {
+                            message = upload
+                        } else {
+                            message = try ClientMessage(text: text)
+                        }
                     } catch {
                         await closeConnection(writer, error)
                         return

@@ -1,0 +1,92 @@
+extension UploadMessageReader {
+    /// The fields of one instruction object as they are read, in whatever order they come; ``instruction`` puts
+    /// together the instruction its `op` names, checked as ``SyncInstruction/init(json:path:)`` checks it.
+    ///
+    /// Fields the op does not use are ignored, as the general reader ignores them, but they must still read
+    /// cleanly (otherwise the whole message falls back to the general reader).
+    struct InstructionParts {
+        private var op: String?
+        private var className: String?
+        private var primaryKey: Value?
+        private var fields: Document?
+        private var field: String?
+        private var value: Value?
+        private var index: Int64?
+        private var from: Int64?
+        private var to: Int64?
+        private var key: String?
+
+        /// Reads the value of `name` into its slot; false for an unknown or repeated key or an unreadable value.
+        mutating func read(_ name: String, from reader: inout UploadMessageReader) -> Bool {
+            switch name {
+            case "op": return Self.fill(&op, reader.string())
+            case "class": return Self.fill(&className, reader.string())
+            case "pk": return Self.fill(&primaryKey, reader.value(depth: 0))
+            case "fields": return Self.fill(&fields, reader.document(depth: 0))
+            case "field": return Self.fill(&field, reader.string())
+            case "value": return Self.fill(&value, reader.value(depth: 0))
+            case "index": return Self.fill(&index, reader.integer())
+            case "from": return Self.fill(&from, reader.integer())
+            case "to": return Self.fill(&to, reader.integer())
+            case "key": return Self.fill(&key, reader.string())
+            default: return false
+            }
+        }
+
+        private static func fill<T>(_ slot: inout T?, _ read: T?) -> Bool {
+            guard slot == nil, let read else { return false }
+            slot = read
+            return true
+        }
+
+        /// The instruction, or nil when a field it needs is missing or out of range.
+        var instruction: SyncInstruction? {
+            guard let op, let c = className, JSONFields.isValidName(c), let pk = primaryKey else { return nil }
+            switch op {
+            case "create":
+                guard let fields else { return nil }
+                return .create(className: c, primaryKey: pk, fields: fields)
+            case "erase": return .erase(className: c, primaryKey: pk)
+            default: break
+            }
+            guard let f = field, JSONFields.isValidName(f) else { return nil }
+            switch op {
+            case "set":
+                guard let value else { return nil }
+                return .set(className: c, primaryKey: pk, field: f, value: value)
+            case "listInsert":
+                guard let i = Self.index(index), let value else { return nil }
+                return .listInsert(className: c, primaryKey: pk, field: f, index: i, value: value)
+            case "listSet":
+                guard let i = Self.index(index), let value else { return nil }
+                return .listSet(className: c, primaryKey: pk, field: f, index: i, value: value)
+            case "listErase":
+                guard let i = Self.index(index) else { return nil }
+                return .listErase(className: c, primaryKey: pk, field: f, index: i)
+            case "listMove":
+                guard let a = Self.index(from), let b = Self.index(to) else { return nil }
+                return .listMove(className: c, primaryKey: pk, field: f, from: a, to: b)
+            case "clear": return .clear(className: c, primaryKey: pk, field: f)
+            case "setAdd":
+                guard let value else { return nil }
+                return .setAdd(className: c, primaryKey: pk, field: f, value: value)
+            case "setRemove":
+                guard let value else { return nil }
+                return .setRemove(className: c, primaryKey: pk, field: f, value: value)
+            case "mapSet":
+                guard let key, let value else { return nil }
+                return .mapSet(className: c, primaryKey: pk, field: f, key: key, value: value)
+            case "mapErase":
+                guard let key else { return nil }
+                return .mapErase(className: c, primaryKey: pk, field: f, key: key)
+            default: return nil
+            }
+        }
+
+        /// A list index as ``JSONFields/index(_:)`` accepts it.
+        private static func index(_ v: Int64?) -> Int? {
+            guard let v, v >= 0, v <= Int64(Int32.max) else { return nil }
+            return Int(v)
+        }
+    }
+}
