@@ -106,6 +106,10 @@ let package = Package(
             dependencies: [
                 "OutpostServer", "OutpostServerTesting", "CSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Benchmarks/outpost-server-bench"
         ),
