@@ -115,13 +115,6 @@ public final class SyncTestClient: ServerMessageReceiving, Sendable {
         return (try ServerMessage(text: frame.text), frame.arrival)
     }
 
-    /// The next message's text, undecoded, and when its frame arrived: for latency measurements whose readers must
-    /// not spend CPU on decoding while the measurement runs (decode later with `ServerMessage(text:)`).
-    public func nextFrame(timeout: Duration = .seconds(30)) async throws -> (text: String, arrival: ContinuousClock.Instant) {
-        let frame = try await inbox.nextFrame(timeout: timeout)
-        return (frame.text, frame.arrival)
-    }
-
     /// Waits until the server closes the connection; returns the close reason.
     public func waitForClose(timeout: Duration = .seconds(30)) async throws -> String? {
         try await inbox.waitForClose(timeout: timeout)
