@@ -53,7 +53,7 @@ final class RealmInstance {
     /// The Swift type name stored with each class, used to find classes the process has not used yet.
     var storedSwiftTypes: [String: String] = [:]
     /// Classes whose tables were added inside the open write transaction: a cancelled write rolls their tables
-    /// back, so the instance must forget them too (they are added again when next used).
+    /// back, and ``restoreTablesAddedInWrite()`` adds them again.
     var tablesAddedInWrite: [ObjectBase.Type] = []
     var schemaVersion: UInt64 = 0
 

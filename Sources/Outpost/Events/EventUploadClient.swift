@@ -11,8 +11,8 @@ import OutpostCore
 /// the next batch while the server stores the current one, and the server reads one connection's batch while it
 /// stores the other's (it answers the requests of one connection one after another). Otherwise (an `https://`
 /// server, or an app with its own ``RLMNetworkTransport``) each batch goes through the app's transport
-/// (`URLSession` by default), one at a time. Either way a batch's answer is checked as every client API answer (``ClientAPI/result(of:method:url:)``), and a
-/// refusal that retrying cannot fix is thrown as a fatal `SyncError`.
+/// (`URLSession` by default), one at a time. Either way a batch's answer is checked as every client API answer
+/// (``ClientAPI/result(of:method:url:)``), and a refusal that retrying cannot fix is thrown as a fatal `SyncError`.
 final class EventUploadClient {
     /// A batch sent (or, through the app's transport, to be sent) whose answer has not been read.
     struct Pending {

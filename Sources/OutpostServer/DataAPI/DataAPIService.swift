@@ -141,9 +141,7 @@ struct DataAPIService: Sendable {
         static func write(_ changes: [DocumentChange], in transaction: any StorageTransaction) async throws -> Int64? {
             guard !changes.isEmpty else { return nil }
             for change in changes {
-                if let after = change.after, let text = change.afterText {
-                    try await transaction.putDocument(collection: change.collection, after, text: text)
-                } else if let after = change.after {
+                if let after = change.after {
                     try await transaction.putDocument(collection: change.collection, after)
                 } else {
                     try await transaction.deleteDocument(collection: change.collection, primaryKey: change.primaryKey)
