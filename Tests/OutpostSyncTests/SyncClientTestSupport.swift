@@ -76,7 +76,7 @@ final class SyncReports: @unchecked Sendable {
     }
 
     /// Waits until `count` errors were reported.
-    func waitForErrors(_ count: Int, timeout: Duration = .seconds(20)) async throws -> [SyncError] {
+    func waitForErrors(_ count: Int, timeout: Duration = testPatience) async throws -> [SyncError] {
         try await eventually(timeout: timeout) { self.errors.count >= count }
         return errors
     }
@@ -86,8 +86,13 @@ struct SyncTestTimeout: Error, CustomStringConvertible {
     let description: String
 }
 
+/// How long the sync tests wait for something that normally takes milliseconds. Generous because the whole suite
+/// runs in parallel on CI's two cores, where a test's tasks have been seen to wait more than 20 s for their turn
+/// (hundreds of tests then finish within the same few milliseconds).
+let testPatience: Duration = .seconds(60)
+
 /// Polls `condition` every 20 ms until it holds.
-func eventually(timeout: Duration = .seconds(20), _ what: String = "condition", _ condition: () throws -> Bool) async throws {
+func eventually(timeout: Duration = testPatience, _ what: String = "condition", _ condition: () throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try condition() { return }
@@ -97,7 +102,7 @@ func eventually(timeout: Duration = .seconds(20), _ what: String = "condition", 
 }
 
 /// Polls an async `condition` every 50 ms until it holds.
-func eventuallyAsync(timeout: Duration = .seconds(20), _ what: String = "condition",
+func eventuallyAsync(timeout: Duration = testPatience, _ what: String = "condition",
                      _ condition: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
