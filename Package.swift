@@ -125,7 +125,7 @@ let package = Package(
         // The client's App, users, synced Realms and MongoClient against real servers (in-process and processes).
         .testTarget(
             name: "OutpostSyncTests",
-            dependencies: ["Outpost", "OutpostTesting", "OutpostServer", "OutpostServerTesting"]
+            dependencies: ["Outpost", "OutpostTesting", "OutpostServer", "OutpostServerTesting", "OutpostCoreTesting"]
         ),
     ]
 )

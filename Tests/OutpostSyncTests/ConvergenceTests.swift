@@ -1,5 +1,6 @@
 import Foundation
 import Outpost
+import OutpostCoreTesting
 import OutpostServer
 import OutpostServerTesting
 import Testing

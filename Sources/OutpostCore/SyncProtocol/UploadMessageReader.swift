@@ -105,48 +105,11 @@ package struct UploadMessageReader {
         return parts.instruction
     }
 
-    // MARK: Scalars
+    // MARK: Tokens (``JSONReader``'s)
 
-    var atEnd: Bool {
-        mutating get {
-            skipSpace()
-            return reader.index == reader.bytes.count
-        }
-    }
-
-    mutating func skipSpace() {
-        while reader.index < reader.bytes.count {
-            switch reader.bytes[reader.index] {
-            case 0x20, 0x0A, 0x0D, 0x09: reader.index += 1
-            default: return
-            }
-        }
-    }
-
-    /// The next byte after white space, or nil at the end.
-    mutating func peek() -> UInt8? {
-        skipSpace()
-        return reader.index < reader.bytes.count ? reader.bytes[reader.index] : nil
-    }
-
-    /// A string literal (after optional white space), or nil.
-    mutating func string() -> String? {
-        guard peek() == UInt8(ascii: "\""), case .string(let text)? = reader.parseValue() else { return nil }
-        return text
-    }
-
-    /// An integer literal as the general reader reads it, or nil (also for a number with a fraction).
-    mutating func integer() -> Int64? {
-        guard let c = peek(), c != UInt8(ascii: "\""), c != UInt8(ascii: "["), c != UInt8(ascii: "{"),
-            case .int(let v)? = reader.parseValue()
-        else { return nil }
-        return v
-    }
-
-    /// Skips white space and `byte` when it comes next; false (nothing skipped but space) otherwise.
-    mutating func take(_ byte: Unicode.Scalar) -> Bool {
-        guard peek() == UInt8(ascii: byte) else { return false }
-        reader.index += 1
-        return true
-    }
+    var atEnd: Bool { mutating get { reader.atEnd } }
+    mutating func peek() -> UInt8? { reader.peek() }
+    mutating func string() -> String? { reader.string() }
+    mutating func integer() -> Int64? { reader.integer() }
+    mutating func take(_ byte: Unicode.Scalar) -> Bool { reader.take(byte) }
 }

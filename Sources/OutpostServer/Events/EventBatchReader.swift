@@ -35,8 +35,7 @@ struct EventBatchReader {
             }
         } while take(",")
         guard take("}") else { return nil }
-        skipSpace()
-        guard reader.index == reader.bytes.count, let partition, var documents else { return nil }
+        guard reader.atEnd, let partition, var documents else { return nil }
         if let key = settings.partition?.key, settings.partition?.type == .string {
             for i in documents.indices where documents[i].fields[key] == nil {
                 documents[i].fields[key] = .string(partition)
@@ -81,9 +80,8 @@ struct EventBatchReader {
                     else { return nil }
                     value = .date(Date(timeIntervalSince1970: Double(ms) / 1000))
                 default:
-                    skipSpace()
-                    guard reader.index < reader.bytes.count else { return nil }
-                    if reader.bytes[reader.index] == UInt8(ascii: "n") {
+                    guard let next = reader.peek() else { return nil }
+                    if next == UInt8(ascii: "n") {
                         guard name != "activity", case .null? = reader.parseValue() else { return nil }
                         value = .null
                     } else {
@@ -105,31 +103,8 @@ struct EventBatchReader {
         return text
     }
 
-    private mutating func skipSpace() {
-        while reader.index < reader.bytes.count {
-            switch reader.bytes[reader.index] {
-            case 0x20, 0x0A, 0x0D, 0x09: reader.index += 1
-            default: return
-            }
-        }
-    }
-
-    /// A string literal (after optional white space), or nil.
-    private mutating func string() -> String? {
-        skipSpace()
-        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\""),
-            case .string(let text)? = reader.parseValue()
-        else { return nil }
-        return text
-    }
-
-    /// Skips white space and `byte` when it comes next; false (nothing skipped but space) otherwise.
-    private mutating func take(_ byte: Unicode.Scalar) -> Bool {
-        skipSpace()
-        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: byte) else { return false }
-        reader.index += 1
-        return true
-    }
+    private mutating func string() -> String? { reader.string() }
+    private mutating func take(_ byte: Unicode.Scalar) -> Bool { reader.take(byte) }
 }
 
 /// About how many events a body of so many bytes holds (to reserve room).

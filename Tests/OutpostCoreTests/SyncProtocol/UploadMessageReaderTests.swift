@@ -1,5 +1,6 @@
 import Foundation
 import OutpostCore
+import OutpostCoreTesting
 import Testing
 
 /// The server's fast `upload` reader gives exactly the general decoder's message for everything it accepts, and
@@ -326,22 +327,4 @@ import Testing
         default: return .link(className: "Dog", primaryKey: randomValue(&random, depth: 3))
         }
     }
-}
-
-/// A small seeded random number generator, so the random cases are the same on every run.
-fileprivate struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound` (0 when `bound` is 0).
-    mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
 }

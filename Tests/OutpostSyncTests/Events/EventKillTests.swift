@@ -1,5 +1,6 @@
 import Foundation
 import OutpostCore
+import OutpostCoreTesting
 import OutpostServer
 import OutpostServerTesting
 import Testing
