@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -69,8 +72,23 @@ struct EventHTTPConnectionTests {
     }
 
     @Test func connectingToAClosedPortFails() async throws {
-        var port = 0
-        try await withEchoServer { url, _ in port = url.port! }  // a port that was free, now closed again
+        // A port bound but not listening: connections to it are refused, and no other test can take it meanwhile
+        // (a port freed by a finished server could be reused by a parallel test's server).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
+                bind(fd, sockaddrPointer, length) == 0 && getsockname(fd, sockaddrPointer, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
         await #expect(throws: EventHTTPConnection.Failure.self) {
             _ = try await EventHTTPConnection.connect(to: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
         }
