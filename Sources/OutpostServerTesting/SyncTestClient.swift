@@ -104,7 +104,7 @@ public final class SyncTestClient: ServerMessageReceiving, Sendable {
     /// The next message from the server.
     public func next(timeout: Duration = .seconds(30)) async throws -> ServerMessage {
         let text = try await inbox.next(timeout: timeout)
-        return try ServerMessage(text: text)
+        return try ServerMessage.decode(text)
     }
 
 
@@ -112,7 +112,7 @@ public final class SyncTestClient: ServerMessageReceiving, Sendable {
     /// measurements that should not include the test client's own decoding.
     public func nextWithArrival(timeout: Duration = .seconds(30)) async throws -> (message: ServerMessage, arrival: ContinuousClock.Instant) {
         let frame = try await inbox.nextFrame(timeout: timeout)
-        return (try ServerMessage(text: frame.text), frame.arrival)
+        return (try ServerMessage.decode(frame.text), frame.arrival)
     }
 
     /// Waits until the server closes the connection; returns the close reason.

@@ -77,7 +77,7 @@ final class SyncProbeProcess: Sendable {
     var terminatedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
 
     /// Polls until `condition` holds for the printed lines; throws when the probe exits first or time runs out.
-    func waitUntil(timeout: Duration = .seconds(30), _ what: String, _ condition: ([String]) -> Bool) async throws {
+    func waitUntil(timeout: Duration = testPatience, _ what: String, _ condition: ([String]) -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while !condition(lines) {
             guard process.isRunning else {

@@ -27,6 +27,15 @@ extension RealmInstance {
             let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
             return plan.readers.map { $0(base) }
         }
+        guard let row = bufferInsert(table, values: values) else { return nil }
+        object._row = row
+        return row
+    }
+
+    /// Inserts a row of plain column values (in the table's column order) through the insert buffer, or at once
+    /// when no rowid can be reserved, and records it as inserted. Returns its row storage, or nil after recording
+    /// the error.
+    func bufferInsert(_ table: TableInfo, values: [SQLiteValue]) -> ManagedRow? {
         if pendingInserts.table != nil && pendingInserts.table !== table { flushPendingInserts() }
         let rowid: Int64
         if !isMigrating, let reserved = reserveRowid(table) {
@@ -46,7 +55,6 @@ extension RealmInstance {
         }
         let row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)
         table.rows.insertFresh(row)
-        object._row = row
         changes.insert(table.className, rowid)
         writeCounter &+= 1
         if pendingInserts.rowids.count >= PendingInserts.batchSize { flushPendingInserts() }

@@ -203,8 +203,7 @@ extension RealmInstance {
 
     private func unsynchronizedExistingRow(_ table: TableInfo, primaryKey: SQLiteValue, property: Property) -> Int64? {
         guard !table.isMissing else { return nil }
-        let sql = "SELECT rowid FROM \(table.sqlName) WHERE \(SQL.quote(property.name)) \(primaryKey.isNull ? "IS NULL" : "= ?")"
-        guard let stmt = try? connection.cached(sql) else { return nil }
+        guard let stmt = try? connection.cached(table.lookupSQL(property.name, isNull: primaryKey.isNull)) else { return nil }
         stmt.reset()
         stmt.bind(primaryKey, at: 1)
         defer { stmt.reset() }

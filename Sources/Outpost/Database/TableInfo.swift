@@ -64,6 +64,17 @@ final class TableInfo {
     /// How events write this table's objects straight from their column values; nil when they take the general
     /// path (links, collections, `AnyRealmValue`, `CustomEventRepresentable`).
     private(set) lazy var eventRowFormat: EventRowFormat? = EventRowFormat(table: self)
+    /// `SELECT rowid … WHERE <column> = ?` and `… IS NULL` by property name (primary-key lookups), built once.
+    private var lookupSQLs: [String: (equal: String, isNull: String)] = [:]
+
+    /// The SQL that finds the rowid of the row whose `property` column equals a bound value (or is null).
+    func lookupSQL(_ property: String, isNull: Bool) -> String {
+        if let known = lookupSQLs[property] { return isNull ? known.isNull : known.equal }
+        let base = "SELECT rowid FROM \(sqlName) WHERE \(SQL.quote(property)) "
+        let built = (equal: base + "= ?", isNull: base + "IS NULL")
+        lookupSQLs[property] = built
+        return isNull ? built.isNull : built.equal
+    }
 
     /// `tableName` overrides the table (a migration reads the old data from a table set aside).
     init(schema: ObjectSchema, objectType: ObjectBase.Type?, tableName: String? = nil) {

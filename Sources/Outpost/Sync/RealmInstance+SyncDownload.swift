@@ -44,6 +44,8 @@ struct PendingLocalChanges {
         }
     }
 
+    /// No local change is pending.
+    var isEmpty: Bool { fields.isEmpty && erased.isEmpty && created.isEmpty }
     func isErased(_ key: String) -> Bool { erased.contains(key) }
     func isCreated(_ key: String) -> Bool { created.contains(key) }
     func fields(_ key: String) -> Set<String> { fields[key] ?? [] }
@@ -74,13 +76,18 @@ extension RealmInstance {
             let pending = changesets.contains(where: { !$0.instructions.isEmpty })
                 ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: uploadAck))
                 : PendingLocalChanges([])
+            var newRows = SyncNewRows(capacity: changesets.reduce(0) { $0 + $1.instructions.count })
             for changeset in changesets {
                 for instruction in changeset.instructions {
                     guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
-                    let key = PendingLocalChanges.key(instruction.className, instruction.primaryKey)
+                    let key = pending.isEmpty ? "" : PendingLocalChanges.key(instruction.className, instruction.primaryKey)
                     var object: String { "\(instruction.className) \(instruction.primaryKey.subscriptionText)" }
                     switch instruction {
                     case .upsert(_, let pk, let fields):
+                        // A new object in a table that was empty (a bootstrap): straight to the insert buffer.
+                        if pending.isEmpty && syncInsertNew(table, primaryKey: pk, fields: fields, into: &newRows) {
+                            continue
+                        }
                         if pending.isErased(key) {
                             report.kept.append("server version \(changeset.serverVersion): \(object) stays deleted")
                             continue

@@ -206,7 +206,7 @@ actor SyncAgent {
             case .message(let text):
                 let message: ServerMessage
                 do {
-                    message = try ServerMessage(text: text)
+                    message = try ServerMessage.decode(text)
                 } catch {
                     manager.log(.error, "Sync: Connection[\(connectionNumber)]: bad message from the server: \(error)")
                     conn.close()

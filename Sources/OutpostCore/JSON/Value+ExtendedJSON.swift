@@ -249,6 +249,12 @@ extension Document {
     ///
     /// Outpost-only: the original has no such entry point.
     public init(extendedJSONText text: String) throws(ValueError) {
+        // The forms Outpost writes are read straight from the bytes; anything else the general way below.
+        var reader = JSONReader(bytes: Array(text.utf8))
+        if let document = reader.extendedJSONDocument(depth: 0), reader.atEnd {
+            self = document
+            return
+        }
         guard let json = JSONValue.parse(text) else {
             throw Value.invalid("$", "the text is not valid JSON")
         }

@@ -48,6 +48,12 @@ extension Role {
         return String(field[..<dot])
     }
 
+    /// Whether the role can read every field of `document` other than `_id`, for a role with
+    /// ``hasUniformFieldPermissions`` (the top-level `read` or `write` allows it).
+    package func canReadEveryField(_ document: Document, context: RuleContext) -> Bool {
+        Self.allows(read, document, context) || Self.allows(write, document, context)
+    }
+
     /// Whether every field has the same permission (no `fields`, no `additionalFields`): the top-level `read`
     /// and `write` decide for all of them.
     package var hasUniformFieldPermissions: Bool {

@@ -112,4 +112,6 @@ package struct UploadMessageReader {
     mutating func string() -> String? { reader.string() }
     mutating func integer() -> Int64? { reader.integer() }
     mutating func take(_ byte: Unicode.Scalar) -> Bool { reader.take(byte) }
+    mutating func value(depth: Int) -> Value? { reader.extendedJSONValue(depth: depth) }
+    mutating func document(depth: Int) -> Document? { reader.extendedJSONDocument(depth: depth) }
 }

@@ -57,12 +57,16 @@ final class SessionView: @unchecked Sendable {
 
     /// The fields of a document the role lets the client read.
     func readableFields(_ collection: String, _ document: Document, only names: [String]? = nil) -> Document {
-        let keys = names ?? Array(document.fields.keys)
         guard settings.mode == .flexible, let role = role(for: collection).role else {
-            return Document(Dictionary(uniqueKeysWithValues: keys.compactMap { k in document[k].map { (k, $0) } }))
+            guard let names else { return document }
+            return Document(Dictionary(uniqueKeysWithValues: names.compactMap { k in document[k].map { (k, $0) } }))
         }
+        // One permission for every field: decided once per document, not once per field.
+        let all = role.hasUniformFieldPermissions && role.canReadEveryField(document, context: context)
+        if all && names == nil { return document }
+        let keys = names ?? Array(document.fields.keys)
         var out: [String: Value] = [:]
-        for key in keys where role.canRead(field: key, document: document, context: context) {
+        for key in keys where all || role.canRead(field: key, document: document, context: context) {
             out[key] = document[key] ?? .null
         }
         return Document(out)

@@ -306,7 +306,7 @@ import Testing
         }
     }
 
-    fileprivate static func randomValue(_ random: inout SplitMix64, depth: Int) -> Value {
+    static func randomValue(_ random: inout SplitMix64, depth: Int) -> Value {
         switch random.below(depth >= 3 ? 11 : 14) {
         case 0: return .null
         case 1: return .bool(random.below(2) == 0)

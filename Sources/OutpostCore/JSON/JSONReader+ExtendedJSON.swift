@@ -3,32 +3,33 @@ import Foundation
 /// Values and documents in Extended JSON, read as ``Value/init(extendedJSON:path:)`` and
 /// ``Document/init(extendedJSON:path:)`` read them. The forms Outpost writes are read here; the other forms the
 /// general reader also accepts (`$date` as ISO 8601 text, an object with extra keys beside a `$` key, …) make
-/// these return nil.
-extension UploadMessageReader {
+/// these return nil. Shared by the readers that go straight from bytes to typed messages (`UploadMessageReader`,
+/// `DownloadMessageReader`).
+extension JSONReader {
     /// Deeper nesting than this falls back to the general reader.
     private static let maxDepth = 64
 
     /// One value, or nil.
-    mutating func value(depth: Int) -> Value? {
+    package mutating func extendedJSONValue(depth: Int) -> Value? {
         guard depth < Self.maxDepth, let c = peek() else { return nil }
         switch c {
         case UInt8(ascii: "["):
-            reader.index += 1
+            index += 1
             var items: [Value] = []
             if take("]") { return .array(items) }
             repeat {
-                guard let item = value(depth: depth + 1) else { return nil }
+                guard let item = extendedJSONValue(depth: depth + 1) else { return nil }
                 items.append(item)
             } while take(",")
             return take("]") ? .array(items) : nil
         case UInt8(ascii: "{"):
-            reader.index += 1
+            index += 1
             if take("}") { return .document(Document()) }
             guard let key = string(), take(":") else { return nil }
             if key.utf8.first == UInt8(ascii: "$") { return special(key, depth: depth) }
             return documentFields(first: key, depth: depth).map { .document(Document($0)) }
         default:
-            switch reader.parseValue() {
+            switch parseValue() {
             case .null?: return .null
             case .bool(let v)?: return .bool(v)
             case .int(let v)?: return .int(v)
@@ -40,7 +41,7 @@ extension UploadMessageReader {
     }
 
     /// A document: an object none of whose keys starts with `$`.
-    mutating func document(depth: Int) -> Document? {
+    package mutating func extendedJSONDocument(depth: Int) -> Document? {
         guard depth < Self.maxDepth, take("{") else { return nil }
         if take("}") { return Document() }
         guard let key = string(), take(":"), key.utf8.first != UInt8(ascii: "$") else { return nil }
@@ -54,7 +55,7 @@ extension UploadMessageReader {
         fields.reserveCapacity(8)
         var key = first
         while true {
-            guard let v = value(depth: depth + 1), fields.updateValue(v, forKey: key) == nil else { return nil }
+            guard let v = extendedJSONValue(depth: depth + 1), fields.updateValue(v, forKey: key) == nil else { return nil }
             guard take(",") else { break }
             guard let next = string(), take(":"), next.utf8.first != UInt8(ascii: "$") else { return nil }
             key = next
@@ -97,11 +98,11 @@ extension UploadMessageReader {
             value = v
         case "$ref":
             guard let className = string(), take(","), string() == "$id", take(":"),
-                let id = self.value(depth: depth + 1)
+                let id = self.extendedJSONValue(depth: depth + 1)
             else { return nil }
             value = .link(className: className, primaryKey: id)
         case "$id":
-            guard let id = self.value(depth: depth + 1), take(","), string() == "$ref", take(":"),
+            guard let id = self.extendedJSONValue(depth: depth + 1), take(","), string() == "$ref", take(":"),
                 let className = string()
             else { return nil }
             value = .link(className: className, primaryKey: id)
