@@ -18,6 +18,9 @@ final class RealmInstance {
     /// The last history version this instance has read.
     var historyVersion: Int64 = 0
     var isInWriteTransaction = false
+    /// This process's queue of writers to the file (`WriteLock`), held from `beginWrite` to the commit or rollback.
+    private lazy var writeLock = WriteLock.forFile(path)
+    private var holdsWriteLock = false
     var isInvalidated = false
     var autorefresh = true
     /// Changes of the current write transaction.
@@ -84,6 +87,7 @@ final class RealmInstance {
     deinit {
         connection.willRunStatement = nil
         if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+        releaseWriteLock()
         RealmRegistry.shared.unregister(self)
         // An in-memory Realm's data lives while one of its instances is open.
         if configuration.inMemoryIdentifier != nil && !isFrozen && RealmRegistry.shared.openCount(path: path) == 0 {
@@ -161,9 +165,12 @@ final class RealmInstance {
         }
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
         endRead()
+        writeLock.lock()
+        holdsWriteLock = true
         do {
             try connection.execute("BEGIN IMMEDIATE")
         } catch {
+            releaseWriteLock()
             try? beginRead()
             throw Realm.Error(.fail, "Unable to begin a write transaction: \(error)")
         }
@@ -217,6 +224,7 @@ final class RealmInstance {
             cancelWrite()
             throw Realm.Error(.fail, "The write transaction could not be committed: \(error)")
         }
+        releaseWriteLock()
         isInWriteTransaction = false
         tablesAddedInWrite.removeAll()
         changes = ChangeSet()
@@ -233,11 +241,19 @@ final class RealmInstance {
         notifier.notifyRealmObservers(.didChange)
     }
 
+    /// Lets the next writer of this file in, if this instance holds the process's write lock.
+    private func releaseWriteLock() {
+        guard holdsWriteLock else { return }
+        holdsWriteLock = false
+        writeLock.unlock()
+    }
+
     func cancelWrite() {
         verifyAccess()
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
         discardPendingInserts()
         try? connection.execute("ROLLBACK")
+        releaseWriteLock()
         isInWriteTransaction = false
         restoreTablesAddedInWrite()
         changes = ChangeSet()

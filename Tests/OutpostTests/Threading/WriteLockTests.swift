@@ -1,0 +1,74 @@
+import Foundation
+import Outpost
+import OutpostTesting
+import Synchronization
+import Testing
+
+/// Write transactions of one process on one file take turns in arrival order (`WriteLock`).
+@Suite struct WriteLockTests {
+    /// A thread committing back to back does not starve another thread's write to the same file: the other write
+    /// gets in after the loop's current transaction, long before the loop ends. (With SQLite's busy handler alone,
+    /// which sleeps and retries, the loop took the lock again every time and the other write waited for its end.)
+    @Test func aWriterInALoopDoesNotStarveAnotherThreadsWrite() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let configuration = ThreadingFixture.configuration(dir)
+        _ = try Realm(configuration: configuration)
+        let transactions = 2_000
+        let committed = Atomic<Int>(0)
+        let looping = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let loop = Thread {
+            let realm = try! Realm(configuration: configuration)
+            for i in 1...transactions {
+                try! realm.write { realm.create(TSPerson.self, value: ["id": i, "name": "loop \(i)"]) }
+                committed.store(i, ordering: .sequentiallyConsistent)
+                if i == 20 { looping.signal() }
+            }
+            finished.signal()
+        }
+        loop.start()
+        looping.wait()
+
+        let realm = try Realm(configuration: configuration)
+        let before = committed.load(ordering: .sequentiallyConsistent)
+        try realm.write { realm.create(TSPerson.self, value: ["id": -1, "name": "other thread"]) }
+        let after = committed.load(ordering: .sequentiallyConsistent)
+        finished.wait()
+
+        #expect(after < transactions, "the other write waited for the whole loop")
+        #expect(after - before <= 20, "the loop committed \(after - before) transactions while the other write waited")
+        realm.refresh()
+        #expect(realm.objects(TSPerson.self).count == transactions + 1)
+    }
+
+    /// A write that fails to begin, a cancelled write and an instance released inside a write all let the next
+    /// writer in.
+    @Test func everyWayOutOfAWriteLetsTheNextWriterIn() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let configuration = ThreadingFixture.configuration(dir)
+        let realm = try Realm(configuration: configuration)
+        try realm.beginWrite()
+        realm.cancelWrite()
+        do {
+            try realm.write {
+                realm.create(TSPerson.self, value: ["id": 1, "name": "a"])
+                realm.create(TSPerson.self, value: ["id": 1, "name": "duplicate"])
+            }
+            Issue.record("expected a duplicate primary key error")
+        } catch {}
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: configuration)
+            try! other.beginWrite()
+            other.create(TSPerson.self, value: ["id": 2, "name": "left open"])
+            // `other` goes away inside its write: the write is rolled back.
+            done.signal()
+        }.start()
+        done.wait()
+        Thread.sleep(forTimeInterval: 0.05)
+        try realm.write { realm.create(TSPerson.self, value: ["id": 3, "name": "c"]) }
+        #expect(realm.objects(TSPerson.self).map(\.id) == [3])
+    }
+}
