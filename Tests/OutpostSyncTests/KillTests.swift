@@ -30,7 +30,9 @@ final class NumberedItem: Object {
             let appId = OutpostServer.AppConfiguration.developmentAppId
             var printed: [Int] = []
             for run in 0..<3 {
-                let probe = try SyncProbeProcess.launch(server: server.baseURL, appId: appId, root: root, count: 3000)
+                // More commits than a run can make before the kill: uploads now go out while the probe commits, and
+                // on a busy machine the acknowledgement the kill waits for may come late.
+                let probe = try SyncProbeProcess.launch(server: server.baseURL, appId: appId, root: root, count: 50_000)
                 let start = try await Self.startOfRun(probe)
                 if run == 0 {
                     try await probe.waitUntil("its file is open") { $0.contains { $0.hasPrefix("local ") } }

@@ -156,7 +156,7 @@ extension ServerSession {
     /// Partition-based sync: writes need the partition's write permission, and objects must carry the bound
     /// partition value in the partition key field (error 212 otherwise, as the original). Created objects without
     /// the field get it filled in.
-    private func checkPartition(_ changesets: [UploadChangeset]) throws(SyncProtocolError) -> [UploadChangeset] {
+    func checkPartition(_ changesets: [UploadChangeset]) throws(SyncProtocolError) -> [UploadChangeset] {
         guard settings.mode == .partition, let p = settings.partition else { return changesets }
         guard canWrite else {
             throw SyncProtocolError(.permissionDenied,

@@ -11,6 +11,8 @@ final class ServerSession: @unchecked Sendable {
     // which go through the AsyncStream continuation (itself thread-safe).
     enum Event: Sendable {
         case message(ClientMessage)
+        /// Upload messages that arrived one after another (``UploadBatch``).
+        case uploads(UploadBatch)
         case wake
     }
 
@@ -22,6 +24,9 @@ final class ServerSession: @unchecked Sendable {
     private let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
     private(set) var waker: SessionWaker!
+    /// The batch of uploads queued last, which later uploads join until the session takes it or another message
+    /// arrives (only touched by `enqueue`, which the connection loop calls from one task).
+    private var openBatch: UploadBatch?
 
     var settings: SyncAppSettings!
     var fileIdent: Int64 = 0
@@ -55,6 +60,14 @@ final class ServerSession: @unchecked Sendable {
     }
 
     func enqueue(_ message: ClientMessage) {
+        if case .upload(_, let changesets) = message {
+            if let openBatch, openBatch.join(changesets) { return }
+            let batch = UploadBatch(changesets)
+            openBatch = batch
+            continuation.yield(.uploads(batch))
+            return
+        }
+        openBatch = nil
         continuation.yield(.message(message))
     }
 
@@ -73,6 +86,8 @@ final class ServerSession: @unchecked Sendable {
                 await sendDownloads()
             case .message(let message):
                 await handle(message)
+            case .uploads(let batch):
+                await handleUploads(batch.take())
             }
         }
         if isBound { await engine.hub.unregister(appId: user.appId, waker) }
@@ -108,6 +123,31 @@ final class ServerSession: @unchecked Sendable {
             logger.error("sync session failed: \(error)")
             await fail(SyncProtocolError(.otherSessionError, "Internal server error; the session will be retried"))
         }
+    }
+
+    /// Upload messages that arrived together: integrated in one go when every group passes the checks that come
+    /// before integration, otherwise one message after another, as they would have been handled alone.
+    private func handleUploads(_ groups: [[UploadChangeset]]) async {
+        guard groups.count > 1 else {
+            await handle(.upload(session: id, changesets: groups.first ?? []))
+            return
+        }
+        guard !hasFailed else { return }
+        var together = isBound
+        if together {
+            let schema = SchemaGuard(settings: settings)
+            for group in groups {
+                guard (try? checkPartition(group)) != nil, schema.check(SchemaGuard.writtenFields(group)) == nil else {
+                    together = false
+                    break
+                }
+            }
+        }
+        guard together else {
+            for group in groups { await handle(.upload(session: id, changesets: group)) }
+            return
+        }
+        await handle(.upload(session: id, changesets: groups.flatMap { $0 }))
     }
 
     private func requireBound() throws(SyncProtocolError) {

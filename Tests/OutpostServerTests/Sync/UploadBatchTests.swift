@@ -1,0 +1,83 @@
+import Foundation
+import OutpostCore
+@testable import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// Upload messages that arrive one after another are integrated together (`UploadBatch`), with exactly the result
+/// of handling them one by one.
+@Suite struct UploadBatchTests {
+    static let user = SeedScenarioTests.user
+
+    @Test func consecutiveUploadsJoinOneBatchUntilAnotherMessageOrTheLimits() {
+        func changeset(_ version: Int64, instructions: Int = 1) -> UploadChangeset {
+            UploadChangeset(clientVersion: version, lastServerVersion: 0, timestamp: 0, instructions: (0..<instructions).map { i in
+                .create(className: "Item", primaryKey: .int(version * 1000 + Int64(i)), fields: [:])
+            })
+        }
+        let batch = UploadBatch([changeset(1)])
+        #expect(batch.join([changeset(2), changeset(3)]))
+        #expect(!batch.join((4..<Int64(4 + UploadBatch.maxChangesets)).map { changeset($0) }), "over the changeset limit")
+        #expect(!batch.join([changeset(9, instructions: UploadBatch.maxInstructions)]), "over the instruction limit")
+        #expect(batch.join([changeset(4)]))
+        #expect(batch.take().map { $0.map(\.clientVersion) } == [[1], [2, 3], [4]])
+        #expect(!batch.join([changeset(5)]), "taken: later uploads start a batch of their own")
+    }
+
+    /// Many uploads sent without waiting: all integrated once, one history changeset per client changeset in order,
+    /// the last acknowledgement covering them all.
+    @Test(arguments: Driver.enabled)
+    func uploadsSentWithoutWaitingAreAllIntegratedInOrder(driver: Driver) async throws {
+        try await OwnChangeEchoTests.withSubscribedClients(driver) { storage, clients in
+            let client = clients[0]
+            let before = try await storage.latestServerVersion(appId: "seed-app")
+            let keys = (1...60).map { _ in Value.objectId(.generate()) }
+            for (i, pk) in keys.enumerated() {
+                try await client.upload(clientVersion: Int64(i + 1), [
+                    .create(className: "Item", primaryKey: pk, fields: OwnChangeEchoTests.item("n\(i)")),
+                    .set(className: "Item", primaryKey: keys[max(0, i - 1)], field: "complexity", value: .int(Int64(i % 4))),
+                ])
+            }
+            _ = try await OwnChangeEchoTests.download(client, ack: 60)
+            let history = try await storage.changesets(appId: "seed-app", after: before, upTo: Int64.max, limit: 1000)
+            #expect(history.map(\.draft.originClientVersion) == Array(1...60))
+            for (i, pk) in keys.enumerated() {
+                let document = try await storage.document(appId: "seed-app", collection: "Item", primaryKey: pk)
+                #expect(document?["itemName"] == .string("n\(i)"))
+                #expect(document?["complexity"] == .int(i == 59 ? 1 : Int64((i + 1) % 4)))
+            }
+            // Sent again (a reconnect): nothing is applied twice.
+            try await client.upload(clientVersion: 60, [.create(className: "Item", primaryKey: keys[0], fields: OwnChangeEchoTests.item("again"))])
+            _ = try await OwnChangeEchoTests.download(client, ack: 60)
+            #expect(try await storage.latestServerVersion(appId: "seed-app") == before + 60)
+        }
+    }
+
+    /// A batch holding an upload the partition check refuses: the uploads before it are integrated, the session
+    /// fails with 212, and nothing after it is applied — as when each message is handled alone.
+    @Test func aRefusedUploadInABatchActsAsItWouldAlone() async throws {
+        let settings = SyncAppSettings(
+            appId: "seed-app", mode: .partition,
+            partition: PartitionSettings(key: "realm_id", type: .string, required: true,
+                                         readPermission: try RuleExpression.parse(jsonText: #"{"%%partition": "%%user.id"}"#)),
+            rules: RuleSet())
+        try await Driver.sqlite.withStorage { storage in
+            try await withEngine(storage: storage, settings: [settings]) { engine in
+                let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await client.bindNewFile(mode: .partition, partition: .string(Self.user.userId))
+                for version in Int64(1)...6 {
+                    let partition = version == 4 ? "elsewhere" : Self.user.userId
+                    try await client.upload(clientVersion: version, [
+                        .create(className: "Dog", primaryKey: .int(version), fields: ["realm_id": .string(partition)]),
+                    ])
+                }
+                let error = try await SyncBadInputTests.connectionError(client)
+                #expect(error.code == .badChangeset)
+                for version in Int64(1)...6 {
+                    let stored = try await storage.document(appId: "seed-app", collection: "Dog", primaryKey: .int(version))
+                    #expect((stored != nil) == (version < 4), "Dog \(version)")
+                }
+            }
+        }
+    }
+}
