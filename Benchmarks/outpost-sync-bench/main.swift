@@ -157,7 +157,7 @@ if which == "upload" || which == "all" {
     let baselinePath = directory.appendingPathComponent("baseline.sqlite").path
     var db: OpaquePointer?
     sqlite3_open(baselinePath, &db)
-    sqlite3_exec(db, "PRAGMA journal_mode=WAL; CREATE TABLE items (_id BLOB PRIMARY KEY, name TEXT, n INTEGER)", nil, nil, nil)
+    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE items (_id BLOB PRIMARY KEY, name TEXT, n INTEGER)", nil, nil, nil)
     var stmt: OpaquePointer?
     sqlite3_prepare_v2(db, "INSERT INTO items VALUES (?, ?, ?)", -1, &stmt, nil)
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -27,7 +27,7 @@ struct WriteJudge {
         guard let role = view.role(for: collection).role else {
             return "was denied: no role applies to this user for table \"\(collection)\""
         }
-        let byFilter = "was denied by write filter in role \"\(role.name)\""
+        var byFilter: String { "was denied by write filter in role \"\(role.name)\"" }
         switch (before, after) {
         case (nil, let after?):
             guard role.canWrite(after, context: context) else { return byFilter }
@@ -45,7 +45,9 @@ struct WriteJudge {
         }
         if role.hasUniformFieldPermissions {
             // Every field gets the same answer: check the first one the loop below would report.
-            guard let field = changed.filter({ $0 != "_id" }).min() else { return nil }
+            var first: String?
+            for field in changed where field != "_id" && (first.map { field < $0 } ?? true) { first = field }
+            guard let field = first else { return nil }
             if !role.canWrite(field: field, document: after ?? before, context: context) {
                 return "was denied by field permissions in role \"\(role.name)\" for field \"\(field)\""
             }

@@ -35,9 +35,19 @@ package struct TransactionWrites: Sendable {
 
     /// Documents to store, as (collection, pk_key, Extended JSON text) columns, in a stable order.
     package var puts: (collections: [String], keys: [String], bodies: [String]) {
+        // Sorted by address (index order, which SQLite and PostgreSQL insert fastest), comparing the addresses only.
+        var stored: [(address: DocumentAddress, document: Document)] = []
+        stored.reserveCapacity(documents.count)
+        for (address, document) in documents {
+            if let document { stored.append((address, document)) }
+        }
+        stored.sort { $0.address.collection == $1.address.collection
+            ? $0.address.key < $1.address.key : $0.address.collection < $1.address.collection }
         var out: ([String], [String], [String]) = ([], [], [])
-        for (address, document) in documents.sorted(by: { ($0.key.collection, $0.key.key) < ($1.key.collection, $1.key.key) }) {
-            guard let document else { continue }
+        out.0.reserveCapacity(stored.count)
+        out.1.reserveCapacity(stored.count)
+        out.2.reserveCapacity(stored.count)
+        for (address, document) in stored {
             out.0.append(address.collection)
             out.1.append(address.key)
             out.2.append(texts[address] ?? document.extendedJSONText)
