@@ -35,7 +35,7 @@ package struct DownloadMessageReader {
             case "queryVersion": guard fill(&queryVersion, version()) else { return nil }
             case "cursor": guard fill(&cursor, self.cursor()) else { return nil }
             case "batch": guard fill(&batch, reader.string().flatMap(DownloadBatchState.init(rawValue:))) else { return nil }
-            case "changesets": guard fill(&changesets, changesetList()) else { return nil }
+            case "changesets": guard fill(&changesets, list { $0.changeset() }) else { return nil }
             default: return nil
             }
         } while reader.take(",")
@@ -61,15 +61,16 @@ package struct DownloadMessageReader {
         return DownloadCursor(serverVersion: serverVersion, clientVersion: clientVersion)
     }
 
-    private mutating func changesetList() -> [DownloadChangeset]? {
+    /// A JSON array whose elements `element` reads, or nil.
+    private mutating func list<T>(_ element: (inout Self) -> T?) -> [T]? {
         guard reader.take("[") else { return nil }
-        var changesets: [DownloadChangeset] = []
-        if reader.take("]") { return changesets }
+        var items: [T] = []
+        if reader.take("]") { return items }
         repeat {
-            guard let changeset = changeset() else { return nil }
-            changesets.append(changeset)
+            guard let item = element(&self) else { return nil }
+            items.append(item)
         } while reader.take(",")
-        return reader.take("]") ? changesets : nil
+        return reader.take("]") ? items : nil
     }
 
     private mutating func changeset() -> DownloadChangeset? {
@@ -83,7 +84,7 @@ package struct DownloadMessageReader {
             case "originFileIdent": guard fill(&originFileIdent, version()) else { return nil }
             case "originClientVersion": guard fill(&originClientVersion, version()) else { return nil }
             case "timestamp": guard fill(&timestamp, reader.integer()) else { return nil }
-            case "instructions": guard fill(&instructions, instructionList()) else { return nil }
+            case "instructions": guard fill(&instructions, list { $0.instruction() }) else { return nil }
             default: return nil
             }
         } while reader.take(",")
@@ -93,17 +94,6 @@ package struct DownloadMessageReader {
         return DownloadChangeset(serverVersion: serverVersion, originFileIdent: originFileIdent,
                                  originClientVersion: originClientVersion, timestamp: timestamp,
                                  instructions: instructions)
-    }
-
-    private mutating func instructionList() -> [DownloadInstruction]? {
-        guard reader.take("[") else { return nil }
-        var instructions: [DownloadInstruction] = []
-        if reader.take("]") { return instructions }
-        repeat {
-            guard let instruction = instruction() else { return nil }
-            instructions.append(instruction)
-        } while reader.take(",")
-        return reader.take("]") ? instructions : nil
     }
 
     /// `{"op": "upsert" | "erase", "class": …, "pk": …, "fields": {…}}`, checked as

@@ -131,16 +131,7 @@ import Testing
             let message = Self.download(instructions, batch: random.below(2) == 0 ? .moreToCome : .lastInBatch)
             let text = random.below(2) == 0 ? message.text : Upload.spaced(message.text, " \n")
             Self.check(text, fast: true)
-            var bytes = Array(text.utf8)
-            for _ in 0..<(1 + random.below(3)) {
-                let at = random.below(bytes.count)
-                switch random.below(3) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(Upload.damage[random.below(Upload.damage.count)], at: at)
-                default: bytes[at] = Upload.damage[random.below(Upload.damage.count)]
-                }
-            }
-            let damaged = String(decoding: bytes, as: UTF8.self)
+            let damaged = Upload.damaged(text, &random)
             if DownloadMessageReader.message(damaged) != nil { accepted += 1 }
             Self.check(damaged, fast: DownloadMessageReader.message(damaged) != nil)
         }

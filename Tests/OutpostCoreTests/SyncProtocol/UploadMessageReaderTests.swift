@@ -234,16 +234,7 @@ import Testing
             })
             let text = random.below(2) == 0 ? message.text : Self.spaced(message.text, " \n")
             Self.check(text, fast: true)
-            var bytes = Array(text.utf8)
-            for _ in 0..<(1 + random.below(3)) {
-                let at = random.below(bytes.count)
-                switch random.below(3) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(Self.damage[random.below(Self.damage.count)], at: at)
-                default: bytes[at] = Self.damage[random.below(Self.damage.count)]
-                }
-            }
-            let damaged = String(decoding: bytes, as: UTF8.self)
+            let damaged = Self.damaged(text, &random)
             if let read = UploadMessageReader.message(damaged) {
                 accepted += 1
                 let general = Result { () throws(SyncProtocolError) in try ClientMessage(text: damaged) }
@@ -257,6 +248,20 @@ import Testing
 
     /// Bytes that damage JSON text in interesting ways.
     static let damage = Array(#"{}[],:"\$-0e.a 7"#.utf8)
+
+    /// The text with one to three bytes removed, inserted or replaced (from `damage`).
+    static func damaged(_ text: String, _ random: inout SplitMix64) -> String {
+        var bytes = Array(text.utf8)
+        for _ in 0..<(1 + random.below(3)) {
+            let at = random.below(bytes.count)
+            switch random.below(3) {
+            case 0: bytes.remove(at: at)
+            case 1: bytes.insert(damage[random.below(damage.count)], at: at)
+            default: bytes[at] = damage[random.below(damage.count)]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// An upload message with one changeset holding one instruction (given as JSON text).
     static func wrap(_ instruction: String) -> String {

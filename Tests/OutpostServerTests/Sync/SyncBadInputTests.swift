@@ -163,12 +163,17 @@ import Testing
         }
     }
 
-    @Test func partitionSyncChecksTypeAndPartitionValue() async throws {
-        let settings = SyncAppSettings(
+    /// A partition-mode app keyed by `realm_id` (a string), each user reading the partition of their own id.
+    static func partitionSettings() throws -> SyncAppSettings {
+        SyncAppSettings(
             appId: "seed-app", mode: .partition,
             partition: PartitionSettings(key: "realm_id", type: .string, required: true,
                                          readPermission: try RuleExpression.parse(jsonText: #"{"%%partition": "%%user.id"}"#)),
             rules: RuleSet())
+    }
+
+    @Test func partitionSyncChecksTypeAndPartitionValue() async throws {
+        let settings = try Self.partitionSettings()
         try await Driver.sqlite.withStorage { storage in
             try await withEngine(storage: storage, settings: [settings]) { engine in
                 // A partition of the wrong type: 204.

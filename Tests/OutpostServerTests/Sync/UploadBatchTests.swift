@@ -56,11 +56,7 @@ import Testing
     /// A batch holding an upload the partition check refuses: the uploads before it are integrated, the session
     /// fails with 212, and nothing after it is applied — as when each message is handled alone.
     @Test func aRefusedUploadInABatchActsAsItWouldAlone() async throws {
-        let settings = SyncAppSettings(
-            appId: "seed-app", mode: .partition,
-            partition: PartitionSettings(key: "realm_id", type: .string, required: true,
-                                         readPermission: try RuleExpression.parse(jsonText: #"{"%%partition": "%%user.id"}"#)),
-            rules: RuleSet())
+        let settings = try SyncBadInputTests.partitionSettings()
         try await Driver.sqlite.withStorage { storage in
             try await withEngine(storage: storage, settings: [settings]) { engine in
                 let client = InMemorySyncConnection(handler: engine, user: Self.user)
