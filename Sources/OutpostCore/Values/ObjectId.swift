@@ -37,6 +37,21 @@ public struct ObjectId: Hashable, Sendable, Comparable {
         }
     }
 
+    /// Creates an id from its 12 bytes in an array: the same as the generic initializer, copied in one step (the
+    /// generic one, called from another module, reads the collection element by element through its witnesses).
+    public init(bytes: [UInt8]) throws {
+        guard bytes.count == 12 else {
+            throw ValueError(
+                code: .invalidObjectIdBytes,
+                message: "Invalid ObjectId bytes: expected 12 bytes, got \(bytes.count)"
+            )
+        }
+        self.init()
+        Swift.withUnsafeMutableBytes(of: &storage) { raw in
+            bytes.withUnsafeBytes { raw.copyMemory(from: $0) }
+        }
+    }
+
     /// Creates an id from a timestamp, machine id and process id, as Realm's initializer of the same
     /// name: the low 3 bytes of `machineId` and the low 2 bytes of `processId` fill bytes 4–8 in
     /// little-endian order (as realm-core lays them out), and the 3-byte counter comes from the shared

@@ -102,35 +102,51 @@ extension ServerSession {
     @discardableResult
     func sendBootstrap(from old: SessionView, to new: SessionView) async throws -> Int64 {
         let collections = Set(old.queries.keys).union(new.queries.keys).sorted()
-        var instructions: [DownloadInstruction] = []
+        var stored: [(collection: String, documents: [Document])] = []
         for collection in collections {
-            for document in try await engine.storage.documents(appId: user.appId, collection: collection) {
-                guard let pk = document["_id"] else { continue }
-                if new.isVisible(collection, document) {
-                    instructions.append(.upsert(className: collection, primaryKey: pk, fields: new.readableFields(collection, document)))
-                } else if old.isVisible(collection, document) {
-                    instructions.append(.erase(className: collection, primaryKey: pk))
-                }
-            }
+            stored.append((collection, try await engine.storage.documents(appId: user.appId, collection: collection)))
         }
         // Read after the documents: every change they reflect has a version up to this one.
         let reflected = try await engine.storage.latestServerVersion(appId: user.appId)
-        let size = SyncProtocolLimits.maxInstructionsPerDownload
         let latest = try await engine.hub.latestVersion(appId: user.appId)
-        var start = 0
-        repeat {
-            let end = min(start + size, instructions.count)
-            let isLast = end == instructions.count
-            let changesets = end > start
-                ? [DownloadChangeset(serverVersion: cursor.serverVersion, originFileIdent: 0, originClientVersion: 0,
-                                     timestamp: Int64(Date().timeIntervalSince1970 * 1000),
-                                     instructions: Array(instructions[start..<end]))]
-                : []
+        // Batches go out as they fill, so the client reads one while the next is made; the last one says so.
+        let size = SyncProtocolLimits.maxInstructionsPerDownload
+        var ready: [DownloadInstruction]?
+        var filling: [DownloadInstruction] = []
+        filling.reserveCapacity(size)
+        func send(_ instructions: [DownloadInstruction], isLast: Bool) async {
+            let changesets = instructions.isEmpty ? [] : [DownloadChangeset(
+                serverVersion: cursor.serverVersion, originFileIdent: 0, originClientVersion: 0,
+                timestamp: Int64(Date().timeIntervalSince1970 * 1000), instructions: instructions)]
             await writer.send(.download(
                 session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
                 queryVersion: new.queryVersion, batch: isLast ? .lastInBatch : .moreToCome, changesets: changesets))
-            start = end
-        } while start < instructions.count
+        }
+        for (collection, documents) in stored {
+            for document in documents {
+                guard let pk = document["_id"] else { continue }
+                if new.isVisible(collection, document) {
+                    filling.append(.upsert(className: collection, primaryKey: pk, fields: new.readableFields(collection, document)))
+                } else if old.isVisible(collection, document) {
+                    filling.append(.erase(className: collection, primaryKey: pk))
+                } else {
+                    continue
+                }
+                if filling.count == size {
+                    if let ready { await send(ready, isLast: false) }
+                    ready = filling
+                    filling = []
+                    filling.reserveCapacity(size)
+                }
+            }
+        }
+        // The last message holds the last instructions (or none at all when there are none).
+        if filling.isEmpty, let full = ready {
+            await send(full, isLast: true)
+        } else {
+            if let ready { await send(ready, isLast: false) }
+            await send(filling, isLast: true)
+        }
         return reflected
     }
 }
