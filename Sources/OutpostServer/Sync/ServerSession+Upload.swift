@@ -92,7 +92,9 @@ extension ServerSession {
         var outcome = IntegrationOutcome(integratedVersion: integrated, latestVersion: nil, rejections: [])
         var working: [ObjectKey: Document?] = [:]
         let judge = WriteJudge(view: view)
-        for changeset in changesets where changeset.clientVersion > integrated {
+        // Above everything integrated so far, including earlier changesets of this call: a client version that
+        // comes twice (uploads integrated together that overlap) is applied once.
+        for changeset in changesets where changeset.clientVersion > outcome.integratedVersion {
             // Group the instructions per object, keeping the order of first appearance.
             var order: [ObjectKey] = []
             var perObject: [ObjectKey: [SyncInstruction]] = [:]

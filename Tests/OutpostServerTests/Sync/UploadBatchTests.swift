@@ -53,6 +53,32 @@ import Testing
         }
     }
 
+    /// Uploads that overlap (a client sending some transactions again without waiting) apply each client version
+    /// once, also when they are integrated together: every version after the first inserts into a list, so a
+    /// version applied twice would leave its element twice.
+    @Test func overlappingUploadsApplyEachClientVersionOnce() async throws {
+        try await OwnChangeEchoTests.withSubscribedClients(.sqlite) { storage, clients in
+            let client = clients[0]
+            let before = try await storage.latestServerVersion(appId: "seed-app")
+            let pk = Value.objectId(.generate())
+            func changeset(_ version: Int) -> UploadChangeset {
+                let instruction: SyncInstruction = version == 1
+                    ? .create(className: "Item", primaryKey: pk, fields: OwnChangeEchoTests.item("list"))
+                    : .listInsert(className: "Item", primaryKey: pk, field: "tags", index: 0, value: .int(Int64(version)))
+                return UploadChangeset(clientVersion: Int64(version), lastServerVersion: 0, timestamp: 0,
+                                       instructions: [instruction])
+            }
+            client.send(.upload(session: 1, changesets: (1...3).map(changeset)))
+            client.send(.upload(session: 1, changesets: (2...5).map(changeset)))
+            client.send(.upload(session: 1, changesets: (5...6).map(changeset)))
+            _ = try await OwnChangeEchoTests.download(client, ack: 6)
+            let history = try await storage.changesets(appId: "seed-app", after: before, upTo: Int64.max, limit: 100)
+            #expect(history.map(\.draft.originClientVersion) == [1, 2, 3, 4, 5, 6])
+            let tags = try await storage.document(appId: "seed-app", collection: "Item", primaryKey: pk)?["tags"]
+            #expect(tags == .array([.int(6), .int(5), .int(4), .int(3), .int(2)]))
+        }
+    }
+
     /// A batch holding an upload the partition check refuses: the uploads before it are integrated, the session
     /// fails with 212, and nothing after it is applied — as when each message is handled alone.
     @Test func aRefusedUploadInABatchActsAsItWouldAlone() async throws {
