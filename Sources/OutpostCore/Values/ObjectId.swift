@@ -25,12 +25,7 @@ public struct ObjectId: Hashable, Sendable, Comparable {
     /// - Throws: ``ValueError`` with code ``ValueError/Code/invalidObjectIdBytes`` unless there are
     ///   exactly 12 bytes.
     public init(bytes: some Collection<UInt8>) throws {
-        guard bytes.count == 12 else {
-            throw ValueError(
-                code: .invalidObjectIdBytes,
-                message: "Invalid ObjectId bytes: expected 12 bytes, got \(bytes.count)"
-            )
-        }
+        try Self.checkByteCount(bytes.count)
         self.init()
         Swift.withUnsafeMutableBytes(of: &storage) { raw in
             for (i, byte) in bytes.enumerated() { raw[i] = byte }
@@ -40,15 +35,16 @@ public struct ObjectId: Hashable, Sendable, Comparable {
     /// Creates an id from its 12 bytes in an array: the same as the generic initializer, copied in one step (the
     /// generic one, called from another module, reads the collection element by element through its witnesses).
     public init(bytes: [UInt8]) throws {
-        guard bytes.count == 12 else {
-            throw ValueError(
-                code: .invalidObjectIdBytes,
-                message: "Invalid ObjectId bytes: expected 12 bytes, got \(bytes.count)"
-            )
-        }
+        try Self.checkByteCount(bytes.count)
         self.init()
         Swift.withUnsafeMutableBytes(of: &storage) { raw in
             bytes.withUnsafeBytes { raw.copyMemory(from: $0) }
+        }
+    }
+
+    private static func checkByteCount(_ count: Int) throws(ValueError) {
+        guard count == 12 else {
+            throw ValueError(code: .invalidObjectIdBytes, message: "Invalid ObjectId bytes: expected 12 bytes, got \(count)")
         }
     }
 
