@@ -7,8 +7,8 @@
 /// message type, an unknown or repeated key, a value of the wrong kind, an Extended JSON form it does not read itself,
 /// a name or version out of range — makes it return nil, and the caller reads the text the general way, which names
 /// what is wrong. ``ServerMessage/decode(_:)`` does both.
-package struct DownloadMessageReader {
-    var reader: JSONReader
+package struct DownloadMessageReader: JSONTokenReader {
+    package var reader: JSONReader
 
     /// The message, or nil when the text is not a download message in the usual shape or not valid.
     package static func message(_ text: String) -> ServerMessage? {
@@ -29,13 +29,13 @@ package struct DownloadMessageReader {
             case "type":
                 guard !isDownload, reader.string() == "download" else { return nil }
                 isDownload = true
-            case "session": guard fill(&session, version()) else { return nil }
-            case "latestServerVersion": guard fill(&latest, version()) else { return nil }
-            case "uploadAck": guard fill(&ack, version()) else { return nil }
-            case "queryVersion": guard fill(&queryVersion, version()) else { return nil }
-            case "cursor": guard fill(&cursor, self.cursor()) else { return nil }
-            case "batch": guard fill(&batch, reader.string().flatMap(DownloadBatchState.init(rawValue:))) else { return nil }
-            case "changesets": guard fill(&changesets, list { $0.changeset() }) else { return nil }
+            case "session": guard Self.fill(&session, version()) else { return nil }
+            case "latestServerVersion": guard Self.fill(&latest, version()) else { return nil }
+            case "uploadAck": guard Self.fill(&ack, version()) else { return nil }
+            case "queryVersion": guard Self.fill(&queryVersion, version()) else { return nil }
+            case "cursor": guard Self.fill(&cursor, self.cursor()) else { return nil }
+            case "batch": guard Self.fill(&batch, reader.string().flatMap(DownloadBatchState.init(rawValue:))) else { return nil }
+            case "changesets": guard Self.fill(&changesets, array { $0.changeset() }) else { return nil }
             default: return nil
             }
         } while reader.take(",")
@@ -52,25 +52,13 @@ package struct DownloadMessageReader {
         repeat {
             guard let key = reader.string(), reader.take(":") else { return nil }
             switch key {
-            case "serverVersion": guard fill(&serverVersion, version()) else { return nil }
-            case "clientVersion": guard fill(&clientVersion, version()) else { return nil }
+            case "serverVersion": guard Self.fill(&serverVersion, version()) else { return nil }
+            case "clientVersion": guard Self.fill(&clientVersion, version()) else { return nil }
             default: return nil
             }
         } while reader.take(",")
         guard reader.take("}"), let serverVersion, let clientVersion else { return nil }
         return DownloadCursor(serverVersion: serverVersion, clientVersion: clientVersion)
-    }
-
-    /// A JSON array whose elements `element` reads, or nil.
-    private mutating func list<T>(_ element: (inout Self) -> T?) -> [T]? {
-        guard reader.take("[") else { return nil }
-        var items: [T] = []
-        if reader.take("]") { return items }
-        repeat {
-            guard let item = element(&self) else { return nil }
-            items.append(item)
-        } while reader.take(",")
-        return reader.take("]") ? items : nil
     }
 
     private mutating func changeset() -> DownloadChangeset? {
@@ -80,11 +68,11 @@ package struct DownloadMessageReader {
         repeat {
             guard let key = reader.string(), reader.take(":") else { return nil }
             switch key {
-            case "serverVersion": guard fill(&serverVersion, version()) else { return nil }
-            case "originFileIdent": guard fill(&originFileIdent, version()) else { return nil }
-            case "originClientVersion": guard fill(&originClientVersion, version()) else { return nil }
-            case "timestamp": guard fill(&timestamp, reader.integer()) else { return nil }
-            case "instructions": guard fill(&instructions, list { $0.instruction() }) else { return nil }
+            case "serverVersion": guard Self.fill(&serverVersion, version()) else { return nil }
+            case "originFileIdent": guard Self.fill(&originFileIdent, version()) else { return nil }
+            case "originClientVersion": guard Self.fill(&originClientVersion, version()) else { return nil }
+            case "timestamp": guard Self.fill(&timestamp, reader.integer()) else { return nil }
+            case "instructions": guard Self.fill(&instructions, array { $0.instruction() }) else { return nil }
             default: return nil
             }
         } while reader.take(",")
@@ -106,10 +94,10 @@ package struct DownloadMessageReader {
         repeat {
             guard let key = reader.string(), reader.take(":") else { return nil }
             switch key {
-            case "op": guard fill(&op, reader.string()) else { return nil }
-            case "class": guard fill(&className, reader.string()) else { return nil }
-            case "pk": guard fill(&primaryKey, reader.extendedJSONValue(depth: 0)) else { return nil }
-            case "fields": guard fill(&fields, reader.extendedJSONDocument(depth: 0)) else { return nil }
+            case "op": guard Self.fill(&op, reader.string()) else { return nil }
+            case "class": guard Self.fill(&className, reader.string()) else { return nil }
+            case "pk": guard Self.fill(&primaryKey, reader.extendedJSONValue(depth: 0)) else { return nil }
+            case "fields": guard Self.fill(&fields, reader.extendedJSONDocument(depth: 0)) else { return nil }
             default: return nil
             }
         } while reader.take(",")
@@ -127,12 +115,6 @@ package struct DownloadMessageReader {
     private mutating func version() -> Int64? {
         guard let v = reader.integer(), v >= 0 else { return nil }
         return v
-    }
-
-    private func fill<T>(_ slot: inout T?, _ read: T?) -> Bool {
-        guard slot == nil, let read else { return false }
-        slot = read
-        return true
     }
 }
 

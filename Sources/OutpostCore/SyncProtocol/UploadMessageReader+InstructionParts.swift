@@ -19,24 +19,18 @@ extension UploadMessageReader {
         /// Reads the value of `name` into its slot; false for an unknown or repeated key or an unreadable value.
         mutating func read(_ name: String, from reader: inout UploadMessageReader) -> Bool {
             switch name {
-            case "op": return Self.fill(&op, reader.string())
-            case "class": return Self.fill(&className, reader.string())
-            case "pk": return Self.fill(&primaryKey, reader.value(depth: 0))
-            case "fields": return Self.fill(&fields, reader.document(depth: 0))
-            case "field": return Self.fill(&field, reader.string())
-            case "value": return Self.fill(&value, reader.value(depth: 0))
-            case "index": return Self.fill(&index, reader.integer())
-            case "from": return Self.fill(&from, reader.integer())
-            case "to": return Self.fill(&to, reader.integer())
-            case "key": return Self.fill(&key, reader.string())
+            case "op": return UploadMessageReader.fill(&op, reader.string())
+            case "class": return UploadMessageReader.fill(&className, reader.string())
+            case "pk": return UploadMessageReader.fill(&primaryKey, reader.value(depth: 0))
+            case "fields": return UploadMessageReader.fill(&fields, reader.document(depth: 0))
+            case "field": return UploadMessageReader.fill(&field, reader.string())
+            case "value": return UploadMessageReader.fill(&value, reader.value(depth: 0))
+            case "index": return UploadMessageReader.fill(&index, reader.integer())
+            case "from": return UploadMessageReader.fill(&from, reader.integer())
+            case "to": return UploadMessageReader.fill(&to, reader.integer())
+            case "key": return UploadMessageReader.fill(&key, reader.string())
             default: return false
             }
-        }
-
-        private static func fill<T>(_ slot: inout T?, _ read: T?) -> Bool {
-            guard slot == nil, let read else { return false }
-            slot = read
-            return true
         }
 
         /// The instruction, or nil when a field it needs is missing or out of range.

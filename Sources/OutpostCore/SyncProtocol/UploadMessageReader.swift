@@ -6,8 +6,8 @@
 /// message type, an unknown or repeated key, a value of the wrong kind, an Extended JSON form it does not read
 /// itself, a name or version out of range — makes it return nil, and the caller reads the text the general way,
 /// which names what is wrong.
-package struct UploadMessageReader {
-    var reader: JSONReader
+package struct UploadMessageReader: JSONTokenReader {
+    package var reader: JSONReader
 
     /// The message, or nil when the text is not an upload message in the usual shape or not valid.
     package static func message(_ text: String) -> ClientMessage? {
@@ -31,27 +31,13 @@ package struct UploadMessageReader {
                 guard session == nil, let v = integer(), v >= 0 else { return nil }
                 session = v
             case "changesets":
-                guard changesets == nil, let items = changesetList() else { return nil }
+                guard changesets == nil, let items = array(limit: SyncProtocolLimits.maxChangesetsPerUpload, { $0.changeset() }) else { return nil }
                 changesets = items
             default: return nil
             }
         } while take(",")
         guard take("}"), atEnd, isUpload, let session, let changesets else { return nil }
         return .upload(session: session, changesets: changesets)
-    }
-
-    private mutating func changesetList() -> [UploadChangeset]? {
-        guard take("[") else { return nil }
-        var changesets: [UploadChangeset] = []
-        if take("]") { return changesets }
-        repeat {
-            guard changesets.count < SyncProtocolLimits.maxChangesetsPerUpload, let changeset = changeset() else {
-                return nil
-            }
-            changesets.append(changeset)
-        } while take(",")
-        guard take("]") else { return nil }
-        return changesets
     }
 
     private mutating func changeset() -> UploadChangeset? {
@@ -73,7 +59,7 @@ package struct UploadMessageReader {
                 guard timestamp == nil, let v = integer() else { return nil }
                 timestamp = v
             case "instructions":
-                guard instructions == nil, let items = instructionList() else { return nil }
+                guard instructions == nil, let items = array({ $0.instruction() }) else { return nil }
                 instructions = items
             default: return nil
             }
@@ -81,18 +67,6 @@ package struct UploadMessageReader {
         guard take("}"), let clientVersion, let lastServerVersion, let timestamp, let instructions else { return nil }
         return UploadChangeset(clientVersion: clientVersion, lastServerVersion: lastServerVersion, timestamp: timestamp,
                                instructions: instructions)
-    }
-
-    private mutating func instructionList() -> [SyncInstruction]? {
-        guard take("[") else { return nil }
-        var instructions: [SyncInstruction] = []
-        if take("]") { return instructions }
-        repeat {
-            guard let instruction = instruction() else { return nil }
-            instructions.append(instruction)
-        } while take(",")
-        guard take("]") else { return nil }
-        return instructions
     }
 
     private mutating func instruction() -> SyncInstruction? {

@@ -8,8 +8,8 @@ import OutpostCore
 /// It only accepts what ``EventBatch/init(body:settings:)`` accepts, and gives the same documents. Anything else —
 /// another Extended JSON form, a wrong value, a bad field name, a repeated `_id`, too many events — makes it
 /// return nil, and the route reads the body the general way, which names what is wrong.
-struct EventBatchReader {
-    private var reader: JSONReader
+struct EventBatchReader: JSONTokenReader {
+    var reader: JSONReader
 
     /// The batch, or nil when the body is not in the usual shape or not valid.
     static func read(_ bytes: [UInt8], settings: SyncAppSettings) -> EventBatch? {
@@ -45,19 +45,12 @@ struct EventBatchReader {
     }
 
     private mutating func events() -> [Document]? {
-        guard take("[") else { return nil }
-        var documents: [Document] = []
-        documents.reserveCapacity(EventUploadBodyEstimate.events(in: reader.bytes.count))
         var seen = Set<ObjectId>()
-        if take("]") { return documents }
-        repeat {
-            guard documents.count < EventBatch.maxEvents, let document = event(),
-                case .objectId(let id)? = document.fields["_id"], seen.insert(id).inserted
+        return array(limit: EventBatch.maxEvents, reservingCapacity: EventUploadBodyEstimate.events(in: reader.bytes.count)) {
+            guard let document = $0.event(), case .objectId(let id)? = document.fields["_id"], seen.insert(id).inserted
             else { return nil }
-            documents.append(document)
-        } while take(",")
-        guard take("]") else { return nil }
-        return documents
+            return document
+        }
     }
 
     private mutating func event() -> Document? {
