@@ -84,6 +84,9 @@ public struct DocumentChange: Sendable, Hashable, Codable {
         afterText = text
     }
 
+    /// Whether the change created the document (it did not exist before and does after).
+    package var isCreate: Bool { before == nil && after != nil }
+
     private enum CodingKeys: String, CodingKey {
         case collection, primaryKey, before, after, changedFields
     }

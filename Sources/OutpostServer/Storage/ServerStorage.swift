@@ -58,6 +58,16 @@ public protocol ServerStorage: Sendable {
         _ body: @Sendable (any StorageTransaction) async throws -> T
     ) async throws -> T
 
+    /// Runs `body` like ``transaction(appId:_:)``, but returns once its writes are queued for commit, so that the
+    /// app's next transaction can run its body — seeing these writes — while they commit. Act on the body's
+    /// decisions only after ``PendingTransaction/committed()`` returned. Commits keep the order of the bodies;
+    /// when one fails, the later ones that read its writes fail too. (Outpost-internal; the default commits
+    /// before it returns.)
+    func queuedTransaction<T: Sendable>(
+        appId: String,
+        _ body: @Sendable (any StorageTransaction) async throws -> T
+    ) async throws -> PendingTransaction<T>
+
     /// The highest server version of the app's history (0 when empty).
     func latestServerVersion(appId: String) async throws -> Int64
 
@@ -126,6 +136,15 @@ public protocol StorageTransaction: Sendable {
     /// The highest client version integrated from a client file (0 when none).
     func integratedClientVersion(fileIdent: Int64) async throws -> Int64
     func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws
+}
+
+extension ServerStorage {
+    public func queuedTransaction<T: Sendable>(
+        appId: String,
+        _ body: @Sendable (any StorageTransaction) async throws -> T
+    ) async throws -> PendingTransaction<T> {
+        PendingTransaction(committed: try await transaction(appId: appId, body))
+    }
 }
 
 extension StorageTransaction {

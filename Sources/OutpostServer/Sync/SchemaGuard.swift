@@ -11,23 +11,36 @@ struct SchemaGuard {
         var out: [String: [String: Value]] = [:]
         for changeset in changesets {
             for instruction in changeset.instructions {
-                let collection = instruction.className
-                var fields = out[collection] ?? [:]
-                switch instruction {
-                case .create(_, let pk, let doc):
-                    if fields["_id"] == nil { fields["_id"] = pk }
-                    for (k, v) in doc.fields where fields[k] == nil || fields[k] == .null { fields[k] = v }
-                case .set(_, _, let f, let v), .mapSet(_, _, let f, _, let v):
-                    if fields[f] == nil || fields[f] == .null { fields[f] = v }
-                case .listInsert(_, _, let f, _, let v), .listSet(_, _, let f, _, let v), .setAdd(_, _, let f, let v):
-                    if fields[f] == nil { fields[f] = .array([v]) }
-                default:
-                    if let f = instruction.field, fields[f] == nil { fields[f] = .null }
-                }
-                out[collection] = fields
+                // In place: a copy taken out and put back would copy the dictionary for every instruction.
+                note(instruction, in: &out[instruction.className, default: [:]])
             }
         }
         return out
+    }
+
+    /// Written fields of several uploads together, as ``writtenFields(_:)`` of all their changesets would give.
+    static func merge(_ parts: [[String: [String: Value]]]) -> [String: [String: Value]] {
+        guard var out = parts.first else { return [:] }
+        for part in parts.dropFirst() {
+            for (collection, fields) in part {
+                out[collection, default: [:]].merge(fields) { old, new in old == .null ? new : old }
+            }
+        }
+        return out
+    }
+
+    private static func note(_ instruction: SyncInstruction, in fields: inout [String: Value]) {
+        switch instruction {
+        case .create(_, let pk, let doc):
+            if fields["_id"] == nil { fields["_id"] = pk }
+            for (k, v) in doc.fields where fields[k] == nil || fields[k] == .null { fields[k] = v }
+        case .set(_, _, let f, let v), .mapSet(_, _, let f, _, let v):
+            if fields[f] == nil || fields[f] == .null { fields[f] = v }
+        case .listInsert(_, _, let f, _, let v), .listSet(_, _, let f, _, let v), .setAdd(_, _, let f, let v):
+            if fields[f] == nil { fields[f] = .array([v]) }
+        default:
+            if let f = instruction.field, fields[f] == nil { fields[f] = .null }
+        }
     }
 
     /// Checks the upload against the configured schema (development mode off). Returns the 225 error, if any.

@@ -5,11 +5,14 @@ extension ServerSession {
     /// Sends every server changeset after the session's cursor, filtered to its view, in batches. Compensating
     /// writes addressed to this file are announced with error 231 right before the download that undoes them.
     ///
-    /// - Parameter always: send a (possibly empty) download even when the client is up to date, so it learns the
-    ///   latest version and the upload acknowledgement.
-    func sendDownloads(always: Bool = false) async {
+    /// - Parameters:
+    ///   - always: send a (possibly empty) download even when the client is up to date, so it learns the latest
+    ///     version and the upload acknowledgement.
+    ///   - upTo: send nothing after this server version (the rest waits for the session's next wake or upload).
+    func sendDownloads(always: Bool = false, upTo: Int64? = nil) async {
         do {
-            let latest = try await engine.hub.latestVersion(appId: user.appId)
+            var latest = try await engine.hub.latestVersion(appId: user.appId)
+            if let upTo { latest = min(latest, upTo) }
             if always && cursor.serverVersion >= latest {
                 cursor.clientVersion = uploadAck
                 await writer.send(.download(
@@ -61,11 +64,11 @@ extension ServerSession {
     /// One changeset as a view sees it: its download JSON and instruction count, or no JSON when nothing of it
     /// is visible.
     static func download(
-        _ changeset: ServerChangeset, view: SessionView, forced: Bool, former: SessionView?, held: Set<ObjectKey>?
+        _ changeset: ServerChangeset, view: SessionView, forced: Bool, former: SessionView?, held: HeldCreates?
     ) -> DownloadCache.Entry {
         let draft = changeset.draft
         let instructions = draft.changes.compactMap { change -> DownloadInstruction? in
-            if let held, held.contains(ObjectKey(collection: change.collection, primaryKey: change.primaryKey)) {
+            if let held, held.contains(change) {
                 return nil
             }
             return view.instruction(for: change, forced: forced, formerView: former)

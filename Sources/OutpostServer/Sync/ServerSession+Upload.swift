@@ -2,29 +2,65 @@ import Foundation
 import OutpostCore
 
 extension ServerSession {
-    /// Integrates uploaded changesets in one storage transaction: changesets already integrated are skipped
-    /// (uploads are idempotent per file and client version); each object's change is judged; legal changes are
-    /// applied and recorded; illegal ones are recorded as a compensating changeset for this file alone.
+    /// Integrates uploaded changesets in one storage transaction and acknowledges them: ``beginUpload(_:)``, then
+    /// ``finishUpload(_:)``.
     func upload(_ changesets: [UploadChangeset]) async throws {
-        var fresh = changesets.filter { $0.clientVersion > uploadAck }.sorted { $0.clientVersion < $1.clientVersion }
-        guard !fresh.isEmpty else {
-            await sendDownloads(always: true)
-            return
+        switch try await beginUpload(changesets) {
+        case .nothingNew: await sendDownloads(always: true)
+        case .integrated(let upload): try await finishUpload(upload)
         }
+    }
+
+    /// An upload whose changesets are integrated and whose writes are queued for commit.
+    struct IntegratedUpload: Sendable {
+        var changesets: Int
+        var transaction: PendingTransaction<IntegrationOutcome>
+    }
+
+    enum UploadStart: Sendable {
+        /// Every changeset was acknowledged already: only downloads are due.
+        case nothingNew
+        case integrated(IntegratedUpload)
+    }
+
+    /// Integrates uploaded changesets in one storage transaction, queued for commit: changesets already integrated
+    /// are skipped (uploads are idempotent per file and client version); each object's change is judged; legal
+    /// changes are applied and recorded; illegal ones are recorded as a compensating changeset for this file alone.
+    ///
+    /// Nothing is acknowledged or announced here: the session may integrate its next uploads while these commit
+    /// (docs/protocol.md §6), and ``finishUpload(_:)`` acts on them once they are durable.
+    ///
+    /// - Parameter written: the fields `changesets` write (``SchemaGuard/writtenFields(_:)``), when the caller has them
+    ///   already; they may include changesets integrated before, which passed the schema then.
+    func beginUpload(_ changesets: [UploadChangeset], written: [String: [String: Value]]? = nil) async throws -> UploadStart {
+        var fresh = changesets.filter { $0.clientVersion > uploadAck }.sorted { $0.clientVersion < $1.clientVersion }
+        guard !fresh.isEmpty else { return .nothingNew }
         fresh = try checkPartition(fresh)
-        try await engine.checkSchema(settings: settings, changesets: fresh)
+        try await engine.checkSchema(settings: settings, written: written ?? SchemaGuard.writtenFields(fresh))
 
         let file = fileIdent
         let view = self.view!
         let changesetsToIntegrate = fresh
-        let outcome = try await engine.storage.transaction(appId: user.appId) { tx in
+        let transaction = try await engine.storage.queuedTransaction(appId: user.appId) { tx in
             try await Self.integrate(changesetsToIntegrate, file: file, view: view, tx: tx)
         }
+        return .integrated(IntegratedUpload(changesets: fresh.count, transaction: transaction))
+    }
+
+    /// Waits until an integrated upload is durable, then acknowledges it: compensating writes are logged, the
+    /// app's other sessions are woken, and this client gets its downloads with the new acknowledgement.
+    ///
+    /// - Parameter beforeLaterUpload: the session has integrated a later upload already, which may have committed
+    ///   too: the downloads stop at this upload's changes, so that the later one's own creates are not sent back
+    ///   before ``noteCreatesHeldByUploader(_:downloadedBefore:)`` has seen them (its own finish sends them).
+    func finishUpload(_ upload: IntegratedUpload, beforeLaterUpload: Bool = false) async throws {
+        let outcome = try await upload.transaction.committed()
         // Every download sent so far acknowledged less than this upload: the client protected its pending
         // changes from the changes in them.
         let downloadedBefore = cursor.serverVersion
         uploadAck = max(uploadAck, outcome.integratedVersion)
-        engine.metrics.uploaded(changesets: fresh.count, rejected: outcome.rejections.count)
+        engine.metrics.uploaded(changesets: upload.changesets, rejected: outcome.rejections.count)
+        let file = fileIdent
         for (clientVersion, rejection) in outcome.rejections {
             let line = "\"\(rejection.table)\": { \"\(rejection.primaryKey.plainText)\": \"\(rejection.reason.replacingOccurrences(of: "\"", with: "\\\""))\" }"
             logger.info("compensating write for client version \(clientVersion): \(line)")
@@ -38,7 +74,7 @@ extension ServerSession {
         if let version = outcome.latestVersion {
             await engine.hub.announce(ChangeNotification(appId: user.appId, serverVersion: version))
         }
-        await sendDownloads(always: true)
+        await sendDownloads(always: true, upTo: beforeLaterUpload ? max(outcome.latestVersion ?? 0, cursor.serverVersion) : nil)
     }
 
     /// Finds the objects this upload created that the client need not download back (flexible sync).
@@ -50,21 +86,29 @@ extension ServerSession {
     /// change to the same object after `downloadedBefore` and before the create (another client's, or an earlier
     /// one of this upload) keeps the create's echo. In partition-based sync the server may fill in the partition
     /// key of a created object, so creates always come back there.
-    private func noteCreatesHeldByUploader(_ appended: [ServerChangeset], downloadedBefore: Int64) async {
+    func noteCreatesHeldByUploader(_ appended: [ServerChangeset], downloadedBefore: Int64) async {
         guard settings.mode == .flexible, let last = appended.last?.serverVersion, last - downloadedBefore <= 1_024,
             let history = try? await engine.hub.changesets(appId: user.appId, after: downloadedBefore, upTo: last, limit: 1_025),
             history.last?.serverVersion == last
         else { return }
         let own = Set(appended.filter { $0.draft.audience == nil && $0.draft.originFileIdent == fileIdent }.map(\.serverVersion))
+        // When every change in the range creates an object, no object is changed twice in it (a second create of
+        // the same object needs a delete between): all creates of this upload are held, without a set of keys.
+        if history.allSatisfy({ $0.draft.changes.allSatisfy(\.isCreate) }) {
+            for changeset in history where own.contains(changeset.serverVersion) && !changeset.draft.changes.isEmpty {
+                heldCreates[changeset.serverVersion] = .all
+            }
+            return
+        }
         var touched = Set<ObjectKey>()
         for changeset in history {
             if own.contains(changeset.serverVersion) {
                 var held = Set<ObjectKey>()
-                for change in changeset.draft.changes where change.before == nil && change.after != nil {
+                for change in changeset.draft.changes where change.isCreate {
                     let key = ObjectKey(collection: change.collection, primaryKey: change.primaryKey)
                     if !touched.contains(key) { held.insert(key) }
                 }
-                if !held.isEmpty { heldCreates[changeset.serverVersion] = held }
+                if !held.isEmpty { heldCreates[changeset.serverVersion] = .some(held) }
             }
             for change in changeset.draft.changes {
                 touched.insert(ObjectKey(collection: change.collection, primaryKey: change.primaryKey))
@@ -85,6 +129,19 @@ extension ServerSession {
         var primaryKey: Value
     }
 
+    /// The creates of one changeset that its uploader is not sent back: all of them, or those of these objects.
+    enum HeldCreates {
+        case all
+        case some(Set<ObjectKey>)
+
+        func contains(_ change: DocumentChange) -> Bool {
+            switch self {
+            case .all: change.isCreate
+            case .some(let keys): keys.contains(ObjectKey(collection: change.collection, primaryKey: change.primaryKey))
+            }
+        }
+    }
+
     static func integrate(
         _ changesets: [UploadChangeset], file: Int64, view: SessionView, tx: any StorageTransaction
     ) async throws -> IntegrationOutcome {
@@ -92,23 +149,37 @@ extension ServerSession {
         var outcome = IntegrationOutcome(integratedVersion: integrated, latestVersion: nil, rejections: [])
         var working: [ObjectKey: Document?] = [:]
         let judge = WriteJudge(view: view)
-        // Above everything integrated so far, including earlier changesets of this call: a client version that
-        // comes twice (uploads integrated together that overlap) is applied once.
-        for changeset in changesets where changeset.clientVersion > outcome.integratedVersion {
-            // Group the instructions per object, keeping the order of first appearance.
+        // Group each changeset's instructions per object, keeping the order of first appearance.
+        let pending = changesets.filter { $0.clientVersion > integrated }
+        var grouped: [(order: [ObjectKey], perObject: [ObjectKey: [SyncInstruction]])] = []
+        grouped.reserveCapacity(pending.count)
+        // Objects to load start as absent in `working` and are filled in when found.
+        var toLoad: [String: [Value]] = [:]
+        for changeset in pending {
             var order: [ObjectKey] = []
             var perObject: [ObjectKey: [SyncInstruction]] = [:]
             for instruction in changeset.instructions {
                 let key = ObjectKey(collection: instruction.className, primaryKey: instruction.primaryKey)
-                if perObject[key] == nil { order.append(key) }
+                if perObject[key] == nil {
+                    order.append(key)
+                    if working[key] == nil {
+                        working[key] = .some(nil)
+                        toLoad[key.collection, default: []].append(key.primaryKey)
+                    }
+                }
                 perObject[key, default: []].append(instruction)
             }
-            // Load the objects not yet seen in this transaction, one query per collection.
-            let missing = Dictionary(grouping: order.filter { working[$0] == nil }, by: \.collection)
-            for (collection, keys) in missing {
-                let found = try await tx.documents(collection: collection, primaryKeys: keys.map(\.primaryKey))
-                for key in keys { working[key] = .some(found[key.primaryKey]) }
+            grouped.append((order, perObject))
+        }
+        // Load every object the changesets touch, one query per collection for all of them.
+        for (collection, primaryKeys) in toLoad {
+            for (primaryKey, document) in try await tx.documents(collection: collection, primaryKeys: primaryKeys) {
+                working[ObjectKey(collection: collection, primaryKey: primaryKey)] = .some(document)
             }
+        }
+        // Above everything integrated so far, including earlier changesets of this call: a client version that
+        // comes twice (uploads integrated together that overlap) is applied once.
+        for (changeset, (order, perObject)) in zip(pending, grouped) where changeset.clientVersion > outcome.integratedVersion {
             var accepted: [DocumentChange] = []
             var compensations: [DocumentChange] = []
             var rejections: [Compensation.Rejection] = []

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OutpostCore
+import Synchronization
 
 /// One bound sync session: one client file of one user, multiplexed on a connection.
 ///
@@ -27,6 +28,11 @@ final class ServerSession: @unchecked Sendable {
     /// The batch of uploads queued last, which later uploads join until the session takes it or another message
     /// arrives (only touched by `enqueue`, which the connection loop calls from one task).
     private var openBatch: UploadBatch?
+    /// Events queued and not yet taken by `run()`.
+    private let queued = EventCount()
+    /// An upload integrated and queued for commit whose acknowledgement waits until the session has integrated the
+    /// uploads queued right behind it (docs/protocol.md §6): its commit overlaps their integration.
+    private var uploadInFlight: IntegratedUpload?
 
     var settings: SyncAppSettings!
     var fileIdent: Int64 = 0
@@ -38,7 +44,7 @@ final class ServerSession: @unchecked Sendable {
     var cursor = DownloadCursor.start
     /// Objects this client created in changesets integrated by this session, which its downloads need not send
     /// back, by server version (see `createsHeldByUploader`).
-    var heldCreates: [Int64: Set<ObjectKey>] = [:]
+    var heldCreates: [Int64: HeldCreates] = [:]
     var uploadAck: Int64 = 0
     var latestQueryVersion: Int64 = 0
     var isBound = false
@@ -56,7 +62,11 @@ final class ServerSession: @unchecked Sendable {
         self.logger = logger
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
         let continuation = self.continuation
-        waker = SessionWaker { continuation.yield(.wake) }
+        let queued = self.queued
+        waker = SessionWaker {
+            queued.value.add(1, ordering: .relaxed)
+            continuation.yield(.wake)
+        }
     }
 
     func enqueue(_ message: ClientMessage) {
@@ -64,10 +74,12 @@ final class ServerSession: @unchecked Sendable {
             if let openBatch, openBatch.join(changesets) { return }
             let batch = UploadBatch(changesets)
             openBatch = batch
+            queued.value.add(1, ordering: .relaxed)
             continuation.yield(.uploads(batch))
             return
         }
         openBatch = nil
+        queued.value.add(1, ordering: .relaxed)
         continuation.yield(.message(message))
     }
 
@@ -79,18 +91,57 @@ final class ServerSession: @unchecked Sendable {
     /// Handles events until the session ends.
     func run() async {
         for await event in events {
+            queued.value.subtract(1, ordering: .relaxed)
             switch event {
             case .wake:
                 waker.consumed()
+                await finishUploadInFlight()
                 guard isBound, !hasFailed else { continue }
                 await sendDownloads()
             case .message(let message):
+                await finishUploadInFlight()
                 await handle(message)
             case .uploads(let batch):
                 await handleUploads(batch.take())
             }
         }
+        await finishUploadInFlight()
         if isBound { await engine.hub.unregister(appId: user.appId, waker) }
+    }
+
+    /// Acknowledges the upload in flight, if any (a failed commit fails the session).
+    private func finishUploadInFlight() async {
+        guard let upload = uploadInFlight else { return }
+        uploadInFlight = nil
+        await reportingErrors { try await finishUpload(upload) }
+    }
+
+    /// An upload message: integrated and queued for commit; then the upload before it is acknowledged, and this
+    /// one too unless more events wait (the next uploads are then integrated while this one commits).
+    ///
+    /// - Parameter written: the fields the changesets write (``SchemaGuard/writtenFields(_:)``), when known already.
+    private func pipelinedUpload(_ changesets: [UploadChangeset], written: [String: [String: Value]]? = nil) async throws {
+        try requireBound()
+        let previous = uploadInFlight
+        uploadInFlight = nil
+        let start: UploadStart
+        do {
+            start = try await beginUpload(changesets, written: written)
+        } catch {
+            if let previous { try await finishUpload(previous) }
+            throw error
+        }
+        if let previous { try await finishUpload(previous, beforeLaterUpload: true) }
+        switch start {
+        case .nothingNew:
+            await sendDownloads(always: true)
+        case .integrated(let upload):
+            if queued.value.load(ordering: .relaxed) > 0 {
+                uploadInFlight = upload
+            } else {
+                try await finishUpload(upload)
+            }
+        }
     }
 
     private func handle(_ message: ClientMessage) async {
@@ -100,7 +151,7 @@ final class ServerSession: @unchecked Sendable {
             return
         }
         guard !hasFailed else { return }
-        do {
+        await reportingErrors {
             switch message {
             case .bind(_, let mode, let partition, let ident, let salt, let cursor, let subs):
                 try await bind(mode: mode, partition: partition, fileIdent: ident, salt: salt, cursor: cursor, subscriptions: subs)
@@ -108,8 +159,7 @@ final class ServerSession: @unchecked Sendable {
                 try requireBound()
                 await changeQuery(subs)
             case .upload(_, let changesets):
-                try requireBound()
-                try await upload(changesets)
+                try await pipelinedUpload(changesets)
             case .mark(_, let requestId):
                 try requireBound()
                 await sendDownloads()
@@ -117,6 +167,13 @@ final class ServerSession: @unchecked Sendable {
             case .unbind, .ping:
                 break
             }
+        }
+    }
+
+    /// Runs one step of handling a message; an error fails the session.
+    private func reportingErrors(_ step: () async throws -> Void) async {
+        do {
+            try await step()
         } catch let error as SyncProtocolError {
             await fail(error)
         } catch {
@@ -134,20 +191,30 @@ final class ServerSession: @unchecked Sendable {
         }
         guard !hasFailed else { return }
         var together = isBound
+        var written: [[String: [String: Value]]] = []
         if together {
             let schema = SchemaGuard(settings: settings)
             for group in groups {
-                guard (try? checkPartition(group)) != nil, schema.check(SchemaGuard.writtenFields(group)) == nil else {
+                // As `beginUpload` checks them: after the partition check filled in partition values.
+                guard let checked = try? checkPartition(group) else {
                     together = false
                     break
                 }
+                let fields = SchemaGuard.writtenFields(checked)
+                guard schema.check(fields) == nil else {
+                    together = false
+                    break
+                }
+                written.append(fields)
             }
         }
         guard together else {
             for group in groups { await handle(.upload(session: id, changesets: group)) }
             return
         }
-        await handle(.upload(session: id, changesets: groups.flatMap { $0 }))
+        await reportingErrors {
+            try await pipelinedUpload(groups.flatMap { $0 }, written: SchemaGuard.merge(written))
+        }
     }
 
     private func requireBound() throws(SyncProtocolError) {
@@ -165,4 +232,9 @@ final class ServerSession: @unchecked Sendable {
         await engine.log(appId: user.appId, kind: "sync", level: "warning", "session error \(error.code.rawValue): \(error.message)")
         await writer.send(.error(info))
     }
+}
+
+/// A count shared by a session and the closures that queue its events.
+private final class EventCount: Sendable {
+    let value = Atomic<Int>(0)
 }

@@ -9,7 +9,7 @@ struct WriteJudge {
     /// nil when allowed, else the reason in the seed page's wording.
     func reason(collection: String, primaryKey: Value, before: Document?, after: Document?, changed: Set<String>) -> String? {
         guard view.settings.mode == .flexible else { return nil }
-        let target = "write to \"\(primaryKey.plainText)\" in table \"\(collection)\""
+        var target: String { "write to \"\(primaryKey.plainText)\" in table \"\(collection)\"" }
         if let denial = permissionDenial(collection: collection, before: before, after: after, changed: changed) {
             return "\(target) \(denial)"
         }

@@ -7,7 +7,18 @@ extension SQLiteStorage {
         appId: String,
         _ body: @Sendable (any StorageTransaction) async throws -> T
     ) async throws -> T {
+        try await queuedTransaction(appId: appId, body).committed()
+    }
+
+    /// Runs the body under the app's lock, then queues its writes (``CommitQueue``), hands them to GRDB's writer
+    /// and releases the lock: the app's next body runs while these writes commit, reading them through the queue.
+    /// The writer's queue runs commits in the order they were handed over.
+    public func queuedTransaction<T: Sendable>(
+        appId: String,
+        _ body: @Sendable (any StorageTransaction) async throws -> T
+    ) async throws -> PendingTransaction<T> {
         try await appLock.withLock(appId) {
+            let predecessor = commits.last(appId: appId)
             let transaction = BufferedTransaction(reader: Reader(storage: self, appId: appId))
             let result: T
             do {
@@ -17,16 +28,31 @@ extension SQLiteStorage {
                 throw error
             }
             let writes = transaction.finish()
-            if !writes.isEmpty { try await commit(appId: appId, writes) }
-            if let last = writes.changesets.last {
-                broadcaster.yield(ChangeNotification(appId: appId, serverVersion: last.serverVersion))
+            guard !writes.isEmpty else {
+                // Nothing to write, but what the body read may come from a queued commit: it stands once that did.
+                return PendingTransaction(result: result) { try await predecessor?.follow() }
             }
-            return result
+            let (id, outcome) = commits.enqueue(appId: appId, writes)
+            writer.asyncWriteWithoutTransaction { [self] db in
+                let committed: Result<Void, any Error>
+                do {
+                    if case .failure(let error) = predecessor?.result { throw CommitOutcome.predecessorFailed(error) }
+                    try Self.commit(appId: appId, writes, db)
+                    committed = .success(())
+                } catch {
+                    committed = .failure(Self.storageError(error, doing: "commit a transaction"))
+                }
+                if case .success = committed, let last = writes.changesets.last {
+                    broadcaster.yield(ChangeNotification(appId: appId, serverVersion: last.serverVersion))
+                }
+                commits.finish(appId: appId, id: id, committed)
+            }
+            return PendingTransaction(result: result) { try await outcome.wait() }
         }
     }
 
-    /// Applies a transaction's writes in one GRDB write transaction.
-    private func commit(appId: String, _ writes: TransactionWrites) async throws {
+    /// Applies a transaction's writes in one SQLite transaction, on GRDB's writer queue.
+    private static func commit(appId: String, _ writes: TransactionWrites, _ db: Database) throws {
         let puts = writes.puts
         let deletes = writes.deletes
         let history = try writes.changesets.map {
@@ -34,7 +60,7 @@ extension SQLiteStorage {
         }
         let progress = writes.progress.sorted { $0.key < $1.key }
         let base = writes.baseVersion
-        try await write("commit a transaction") { db in
+        try db.inTransaction(.immediate) {
             if let base, !history.isEmpty {
                 let latest = try Int64.fetchOne(
                     db, sql: "SELECT MAX(server_version) FROM history WHERE app = ?", arguments: [appId]) ?? 0
@@ -62,24 +88,35 @@ extension SQLiteStorage {
                 ON CONFLICT (app, file_ident) DO UPDATE SET client_version = excluded.client_version
                 """)
             for (ident, version) in progress { try integrate.execute(arguments: [appId, ident, version]) }
+            return .commit
         }
     }
 
-    /// A transaction's view of the committed state.
+    /// A transaction's view of the committed state, overlaid with the writes still queued for commit.
     struct Reader: TransactionReader {
         let storage: SQLiteStorage
         let appId: String
 
         func latestServerVersion() async throws -> Int64 {
-            try await storage.latestServerVersion(appId: appId)
+            if let queued = storage.commits.latestServerVersion(appId: appId) { return queued }
+            return try await storage.latestServerVersion(appId: appId)
         }
 
         func documents(collection: String, keys: [String]) async throws -> [String: Document] {
-            try await storage.documents(appId: appId, collection: collection, keys: keys)
+            let queued = storage.commits.documents(appId: appId, collection: collection, keys: keys)
+            var result: [String: Document] = [:]
+            for case let (key, document?) in queued { result[key] = document }
+            let unqueued = queued.isEmpty ? keys : keys.filter { queued[$0] == nil }
+            guard !unqueued.isEmpty else { return result }
+            let stored = try await storage.documents(appId: appId, collection: collection, keys: unqueued)
+            if result.isEmpty { return stored }
+            result.merge(stored) { queued, _ in queued }
+            return result
         }
 
         func integratedClientVersion(fileIdent: Int64) async throws -> Int64 {
-            try await storage.read("read a client version") { [appId] db in
+            if let queued = storage.commits.integratedClientVersion(appId: appId, fileIdent: fileIdent) { return queued }
+            return try await storage.read("read a client version") { [appId] db in
                 try Int64.fetchOne(
                     db, sql: "SELECT client_version FROM client_progress WHERE app = ? AND file_ident = ?",
                     arguments: [appId, fileIdent]) ?? 0

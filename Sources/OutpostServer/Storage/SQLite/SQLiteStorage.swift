@@ -12,12 +12,15 @@ import OutpostCore
 /// Reads run concurrently on GRDB's reader connections; writes go through its single writer.
 /// ``transaction(appId:_:)`` runs its `async` body against a ``BufferedTransaction``: reads see the committed
 /// state overlaid with the body's own writes, which are applied at the end in one GRDB write transaction.
-/// Transactions are serialised per app by an in-process lock, so one process must own the file; a second process
+/// Transaction bodies are serialised per app by an in-process lock, so one process must own the file. A body's
+/// writes are queued for commit (``CommitQueue``) and the next body of the app runs while they commit, reading
+/// them through the queue; ``transaction(appId:_:)`` returns once its own writes are durable. A second process
 /// writing the same app's history is detected at commit and fails with ``StorageError/Code/conflict``.
 /// ``changeNotifications()`` announces this process's commits.
 public final class SQLiteStorage: ServerStorage {
     let writer: any DatabaseWriter
     let appLock = AppTransactionLock()
+    let commits = CommitQueue()
     let broadcaster = ChangeBroadcaster()
 
     /// Opens (or creates) the database file at `path` as a GRDB `DatabasePool` in WAL mode.
@@ -55,6 +58,7 @@ public final class SQLiteStorage: ServerStorage {
     }
 
     public func close() async throws {
+        await commits.drain()
         broadcaster.finish()
         try await run("close the database") { try await Self.closeOffTheCooperativePool(writer) }
     }
@@ -84,14 +88,19 @@ public final class SQLiteStorage: ServerStorage {
     func run<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()
-        } catch let error as StorageError {
-            throw error
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw StorageError(.duplicate, "could not \(what): a record with the same key exists", underlying: error)
-        } catch let error as DatabaseError {
-            throw StorageError(.database, "could not \(what): \(Self.describe(error))", underlying: error)
+        } catch {
+            throw Self.storageError(error, doing: what)
         }
-        // Anything else (a transaction body's own error, cancellation) passes through unchanged.
+    }
+
+    /// GRDB's errors as ``StorageError``s; anything else (a transaction body's own error, cancellation, a
+    /// ``StorageError``) unchanged.
+    static func storageError(_ error: any Error, doing what: String) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        if error.resultCode == .SQLITE_CONSTRAINT {
+            return StorageError(.duplicate, "could not \(what): a record with the same key exists", underlying: error)
+        }
+        return StorageError(.database, "could not \(what): \(describe(error))", underlying: error)
     }
 
     func read<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
