@@ -85,6 +85,42 @@ import Testing
         }
     }
 
+    /// Uploads sent without waiting are integrated while the previous ones commit (docs/protocol.md §6); a
+    /// download acknowledging one of them stops at its changes, so none of the later uploads' creates comes back
+    /// either, while another client receives every object.
+    @Test(arguments: Driver.enabled)
+    func createsUploadedWithoutWaitingDoNotComeBack(driver: Driver) async throws {
+        try await Self.withSubscribedClients(driver, count: 2) { storage, clients in
+            let (writer, reader) = (clients[0], clients[1])
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let uploads: Int64 = 40
+            for version in 1...uploads {
+                let creates = (0..<50).map { n in
+                    SyncInstruction.create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("\(version)-\(n)"))
+                }
+                writer.send(.upload(session: 1, changesets: [
+                    UploadChangeset(clientVersion: version, lastServerVersion: 0, timestamp: now, instructions: creates),
+                ]))
+            }
+            var echoed: [DownloadInstruction] = []
+            while true {
+                let message = try await writer.next { if case .download = $0 { true } else { false } }
+                guard case .download(_, _, _, let ack, _, _, let changesets) = message else { continue }
+                echoed += changesets.flatMap(\.instructions)
+                if ack == uploads { break }
+            }
+            #expect(echoed.isEmpty, "\(echoed.count) of the writer's own creates came back")
+            var received = Set<Value>()
+            while received.count < 2_000 {
+                let message = try await reader.next { if case .download = $0 { true } else { false } }
+                guard case .download(_, _, _, _, _, _, let changesets) = message else { continue }
+                for case .upsert(_, let pk, _) in changesets.flatMap(\.instructions) { received.insert(pk) }
+            }
+            #expect(received.count == 2_000)
+            #expect(try await storage.documents(appId: "seed-app", collection: "Item").count == 2_000)
+        }
+    }
+
     /// Another client's creates still reach this one in full.
     @Test(arguments: Driver.enabled)
     func otherClientsReceiveTheCreate(driver: Driver) async throws {

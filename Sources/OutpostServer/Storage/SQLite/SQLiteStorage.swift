@@ -81,6 +81,14 @@ public final class SQLiteStorage: ServerStorage {
         }
     }
 
+    /// Blocks the database's writer queue until the returned function is called: commits handed over meanwhile
+    /// wait behind it, reads do not. For tests of pipelined commits. (Outpost-internal.)
+    package func holdWriterQueue() -> @Sendable () -> Void {
+        let semaphore = DispatchSemaphore(value: 0)
+        writer.asyncWriteWithoutTransaction { _ in semaphore.wait() }
+        return { semaphore.signal() }
+    }
+
     // MARK: Helpers
 
     /// Runs a database operation, turning GRDB's errors into ``StorageError``s.
