@@ -15,9 +15,11 @@ import Synchronization
 /// integrated and acknowledged, then the session fails).
 final class UploadBatch: Sendable {
     /// At most this many changesets, and this many instructions, go into one batch (a message over the limits starts
-    /// its own batch). Small enough that acknowledgements keep coming while a client uploads a long queue.
+    /// its own batch). Small enough that acknowledgements keep coming while a client uploads a long queue, and that
+    /// the last batch's commit, which nothing overlaps, is short (ingest of 100,000 documents, interleaved runs:
+    /// 2.22–2.51 s with 20,000 instructions, 1.99–2.08 s with 5,000, 2.14–2.26 s with 2,000).
     static let maxChangesets = 256
-    static let maxInstructions = 20_000
+    static let maxInstructions = 5_000
 
     private struct State {
         var groups: [[UploadChangeset]] = []
