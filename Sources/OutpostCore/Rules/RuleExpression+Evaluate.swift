@@ -1,6 +1,9 @@
 extension RuleExpression {
     /// Whether `document` matches the expression. Field names read the document; `%%root` is the document.
     public func evaluate(_ document: Document, context: RuleContext) -> Bool {
+        if case .constant(let value) = node { return value }
+        // Only `%%root` reads the context's document: without it the context is used as given, not copied.
+        guard syncIncompatibility != nil else { return Self.evaluate(node, document, context) }
         var context = context
         context.root = document
         return Self.evaluate(node, document, context)

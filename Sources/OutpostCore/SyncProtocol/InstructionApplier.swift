@@ -15,6 +15,11 @@ public enum InstructionApplier {
 
     /// Applies `instructions` (all for the same object, in order) to `document`.
     public static func apply(_ instructions: [SyncInstruction], to document: Document?) -> Outcome {
+        // The usual upload of a new object: its fields are the document (with the primary key as `_id`).
+        if document == nil, instructions.count == 1, case .create(_, let pk, var fields) = instructions[0] {
+            if fields["_id"] != pk { fields["_id"] = pk }
+            return Outcome(document: fields, changedFields: Set(fields.fields.keys))
+        }
         var doc = document
         for instruction in instructions {
             doc = apply(instruction, to: doc)

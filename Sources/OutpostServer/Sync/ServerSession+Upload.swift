@@ -148,6 +148,7 @@ extension ServerSession {
         let integrated = try await tx.integratedClientVersion(fileIdent: file)
         var outcome = IntegrationOutcome(integratedVersion: integrated, latestVersion: nil, rejections: [])
         var working: [ObjectKey: Document?] = [:]
+        working.reserveCapacity(changesets.reduce(0) { $0 + $1.instructions.count })
         let judge = WriteJudge(view: view)
         // Group each changeset's instructions per object, keeping the order of first appearance.
         let pending = changesets.filter { $0.clientVersion > integrated }
@@ -158,6 +159,8 @@ extension ServerSession {
         for changeset in pending {
             var order: [ObjectKey] = []
             var perObject: [ObjectKey: [SyncInstruction]] = [:]
+            order.reserveCapacity(changeset.instructions.count)
+            perObject.reserveCapacity(changeset.instructions.count)
             for instruction in changeset.instructions {
                 let key = ObjectKey(collection: instruction.className, primaryKey: instruction.primaryKey)
                 if perObject[key] == nil {

@@ -112,6 +112,18 @@ import Testing
         #expect(!RuleExpression.alwaysFalse.evaluate(context: RuleContext()))
     }
 
+    /// `%%root` reads the document being evaluated (also when the context carries another root); expressions
+    /// without it evaluate against the document with the context as given.
+    @Test func rootReadsTheEvaluatedDocument() throws {
+        let filter = try RuleExpression.parse(jsonText: #"{"%%root.owner": "%%user.id"}"#)
+        let context = RuleContext(userId: "u1", root: ["owner": .string("someone else")])
+        #expect(filter.evaluate(["owner": .string("u1")], context: context))
+        #expect(!filter.evaluate(["owner": .string("u2")], context: context))
+        let plain = try RuleExpression.parse(jsonText: #"{"owner": "%%user.id"}"#)
+        #expect(plain.evaluate(["owner": .string("u1")], context: context))
+        #expect(!plain.evaluate(["owner": .string("u2")], context: context))
+    }
+
     @Test func referencedFields() throws {
         let filter = try RuleExpression.parse(jsonText: """
             {"ownerId": "%%user.id", "address.city": "Oslo", "$or": [{"a": 1}, {"%%user.id": "x"}],

@@ -15,6 +15,20 @@ import Testing
         #expect(erased.document == nil)
     }
 
+    /// A lone create of a new object (the fast path) gives what the general path gives: the primary key wins over
+    /// an `_id` among the fields, and every field counts as changed.
+    @Test func aLoneCreateMatchesTheGeneralPath() {
+        for fields: Document in [["x": .int(1)], ["_id": pk, "x": .int(1)], ["_id": .int(9), "x": .int(1)], [:]] {
+            let create = SyncInstruction.create(className: "A", primaryKey: pk, fields: fields)
+            let alone = InstructionApplier.apply([create], to: nil)
+            // With a second instruction (a `set` of `_id`, which changes nothing) the general loop runs.
+            let general = InstructionApplier.apply([create, .set(className: "A", primaryKey: pk, field: "_id", value: .int(5))], to: nil)
+            #expect(alone == general, "\(fields)")
+            #expect(alone.document?["_id"] == pk)
+            #expect(alone.changedFields == Set(alone.document?.fields.keys ?? [:].keys))
+        }
+    }
+
     @Test func deleteWins() {
         let outcome = InstructionApplier.apply([.set(className: "A", primaryKey: pk, field: "x", value: .int(2))], to: nil)
         #expect(outcome.document == nil)
