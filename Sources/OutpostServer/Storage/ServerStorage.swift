@@ -48,7 +48,9 @@ public protocol ServerStorage: Sendable {
 
     /// Runs `body` in one atomic transaction of the app: everything it writes becomes visible together, or
     /// nothing does when it throws (the body's error is rethrown unchanged). Transactions of one app never
-    /// overlap, also across server processes; transactions of different apps run concurrently.
+    /// overlap, also across server processes; transactions of different apps run concurrently. (The SQLite driver
+    /// lets the next body run while the previous writes commit, reading them as if committed; it returns once its
+    /// own writes are durable.)
     ///
     /// The body may await anything, including other methods of this storage, but must not start another
     /// transaction of the same app (it would wait for itself). The transaction must not be used after the body
