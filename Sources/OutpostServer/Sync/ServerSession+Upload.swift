@@ -2,15 +2,6 @@ import Foundation
 import OutpostCore
 
 extension ServerSession {
-    /// Integrates uploaded changesets in one storage transaction and acknowledges them: ``beginUpload(_:)``, then
-    /// ``finishUpload(_:)``.
-    func upload(_ changesets: [UploadChangeset]) async throws {
-        switch try await beginUpload(changesets) {
-        case .nothingNew: await sendDownloads(always: true)
-        case .integrated(let upload): try await finishUpload(upload)
-        }
-    }
-
     /// An upload whose changesets are integrated and whose writes are queued for commit.
     struct IntegratedUpload: Sendable {
         var changesets: Int

@@ -80,12 +80,8 @@ public final class SyncEngine: SyncConnectionHandler {
         }
     }
 
-    /// Checks an upload against the schema (development mode off) or records what it adds (development mode on).
-    func checkSchema(settings: SyncAppSettings, changesets: [UploadChangeset]) async throws {
-        try await checkSchema(settings: settings, written: SchemaGuard.writtenFields(changesets))
-    }
-
-    /// Checks fields written per collection (with a sample value each) against the schema, or records them.
+    /// Checks fields written per collection (with a sample value each, ``SchemaGuard/writtenFields(_:)``) against
+    /// the schema (development mode off), or records what they add (development mode on).
     func checkSchema(settings: SyncAppSettings, written: [String: [String: Value]]) async throws {
         if let error = SchemaGuard(settings: settings).check(written) {
             await log(appId: settings.appId, kind: "schema", level: "error", error.message)
