@@ -5,6 +5,7 @@ extension ServerSession {
     /// An upload whose changesets are integrated and whose writes are queued for commit.
     struct IntegratedUpload: Sendable {
         var changesets: Int
+        var instructions: Int
         var transaction: PendingTransaction<IntegrationOutcome>
     }
 
@@ -35,7 +36,8 @@ extension ServerSession {
         let transaction = try await engine.storage.queuedTransaction(appId: user.appId) { tx in
             try await Self.integrate(changesetsToIntegrate, file: file, view: view, tx: tx)
         }
-        return .integrated(IntegratedUpload(changesets: fresh.count, transaction: transaction))
+        return .integrated(IntegratedUpload(
+            changesets: fresh.count, instructions: fresh.reduce(0) { $0 + $1.instructions.count }, transaction: transaction))
     }
 
     /// Waits until an integrated upload is durable, then acknowledges it: compensating writes are logged, the

@@ -28,6 +28,8 @@ final class ServerSession: @unchecked Sendable {
     /// The batch of uploads queued last, which later uploads join until the session takes it or another message
     /// arrives (only touched by `enqueue`, which the connection loop calls from one task).
     private var openBatch: UploadBatch?
+    /// Uploads of at least this many instructions commit while the session integrates the next ones.
+    static let pipelinedUploadSize = 100
     /// Events queued and not yet taken by `run()`.
     private let queued = EventCount()
     /// An upload integrated and queued for commit whose acknowledgement waits until the session has integrated the
@@ -117,7 +119,9 @@ final class ServerSession: @unchecked Sendable {
     }
 
     /// An upload message: integrated and queued for commit; then the upload before it is acknowledged, and this
-    /// one too unless more events wait (the next uploads are then integrated while this one commits).
+    /// one too unless it is large and more events wait (the next uploads are then integrated while it commits).
+    /// Small uploads are acknowledged at once: their commit is short, and a change one client waits to see on
+    /// another (fan-out) must not wait for the session's next event.
     ///
     /// - Parameter written: the fields the changesets write (``SchemaGuard/writtenFields(_:)``), when known already.
     private func pipelinedUpload(_ changesets: [UploadChangeset], written: [String: [String: Value]]? = nil) async throws {
@@ -136,7 +140,7 @@ final class ServerSession: @unchecked Sendable {
         case .nothingNew:
             await sendDownloads(always: true)
         case .integrated(let upload):
-            if queued.value.load(ordering: .relaxed) > 0 {
+            if upload.instructions >= Self.pipelinedUploadSize, queued.value.load(ordering: .relaxed) > 0 {
                 uploadInFlight = upload
             } else {
                 try await finishUpload(upload)

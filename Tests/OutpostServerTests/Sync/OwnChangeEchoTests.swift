@@ -93,9 +93,10 @@ import Testing
         try await Self.withSubscribedClients(driver, count: 2) { storage, clients in
             let (writer, reader) = (clients[0], clients[1])
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            let uploads: Int64 = 40
+            // Uploads of 150 objects: each batch is large enough to commit while the next is integrated.
+            let uploads: Int64 = 30
             for version in 1...uploads {
-                let creates = (0..<50).map { n in
+                let creates = (0..<150).map { n in
                     SyncInstruction.create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("\(version)-\(n)"))
                 }
                 writer.send(.upload(session: 1, changesets: [
@@ -111,13 +112,13 @@ import Testing
             }
             #expect(echoed.isEmpty, "\(echoed.count) of the writer's own creates came back")
             var received = Set<Value>()
-            while received.count < 2_000 {
+            while received.count < 4_500 {
                 let message = try await reader.next { if case .download = $0 { true } else { false } }
                 guard case .download(_, _, _, _, _, _, let changesets) = message else { continue }
                 for case .upsert(_, let pk, _) in changesets.flatMap(\.instructions) { received.insert(pk) }
             }
-            #expect(received.count == 2_000)
-            #expect(try await storage.documents(appId: "seed-app", collection: "Item").count == 2_000)
+            #expect(received.count == 4_500)
+            #expect(try await storage.documents(appId: "seed-app", collection: "Item").count == 4_500)
         }
     }
 

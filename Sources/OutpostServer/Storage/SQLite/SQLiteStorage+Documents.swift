@@ -42,12 +42,15 @@ extension SQLiteStorage {
                 } catch {
                     committed = .failure(Self.storageError(error, doing: "commit a transaction"))
                 }
-                if case .success = committed, let last = writes.changesets.last {
-                    broadcaster.yield(ChangeNotification(appId: appId, serverVersion: last.serverVersion))
-                }
                 commits.finish(appId: appId, id: id, committed)
             }
-            return PendingTransaction(result: result) { try await outcome.wait() }
+            let version = writes.changesets.last?.serverVersion
+            return PendingTransaction(result: result) { [broadcaster] in
+                try await outcome.wait()
+                // Announced by the caller's task, which records the new changesets for its sessions right after
+                // (`SyncHub.record`): woken sessions then find them in memory instead of all reading them back.
+                if let version { broadcaster.yield(ChangeNotification(appId: appId, serverVersion: version)) }
+            }
         }
     }
 
