@@ -11,8 +11,9 @@ extension ServerSession {
     ///   - upTo: send nothing after this server version (the rest waits for the session's next wake or upload).
     func sendDownloads(always: Bool = false, upTo: Int64? = nil) async {
         do {
-            var latest = try await engine.hub.latestVersion(appId: user.appId)
-            if let upTo { latest = min(latest, upTo) }
+            let (latest, first) = try await engine.hub.catchUp(
+                appId: user.appId, after: cursor.serverVersion, upTo: upTo, limit: 256)
+            var prefetched: [ServerChangeset]? = first
             if always && cursor.serverVersion >= latest {
                 cursor.clientVersion = uploadAck
                 await writer.send(.download(
@@ -21,7 +22,13 @@ extension ServerSession {
                 return
             }
             while cursor.serverVersion < latest {
-                let batch = try await engine.hub.changesets(appId: user.appId, after: cursor.serverVersion, upTo: latest, limit: 256)
+                let batch: [ServerChangeset]
+                if let prefetched {
+                    batch = prefetched
+                } else {
+                    batch = try await engine.hub.changesets(appId: user.appId, after: cursor.serverVersion, upTo: latest, limit: 256)
+                }
+                prefetched = nil
                 guard let last = batch.last else { break }
                 var out: [[UInt8]] = []
                 var instructionCount = 0
