@@ -265,45 +265,52 @@ package struct JSONReader {
         return nil
     }
 
+    /// The rest of a string literal that holds escapes, from its first byte at `start`; `index` is at the first
+    /// backslash. Runs without escapes are copied whole.
     private mutating func parseEscapedString(from start: Int) -> String? {
-        var out: [UInt8] = Array(bytes[start..<index])
-        out.reserveCapacity(out.count + 64)
-        while index < bytes.count {
-            let c = bytes[index]
-            if c == UInt8(ascii: "\"") {
-                index += 1
-                return String(decoding: out, as: UTF8.self)
-            }
-            guard c == UInt8(ascii: "\\") else {
-                out.append(c)
-                index += 1
-                continue
-            }
-            index += 1
-            guard index < bytes.count else { return nil }
-            let e = bytes[index]
-            index += 1
-            switch e {
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "u"):
-                guard index + 4 <= bytes.count,
-                    var code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-                else { return nil }
-                index += 4
-                if code >= 0xD800, code < 0xDC00, index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                    let low = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16)
-                {
-                    index += 6
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+        var out: [UInt8] = []
+        out.reserveCapacity(index - start + 64)
+        var i = index
+        let text: String? = bytes.withUnsafeBufferPointer { buffer in
+            var run = start
+            while i < buffer.count {
+                let c = buffer[i]
+                guard c == UInt8(ascii: "\\") || c == UInt8(ascii: "\"") else {
+                    i += 1
+                    continue
                 }
-                out.append(contentsOf: String(Unicode.Scalar(code) ?? "?").utf8)
-            default: out.append(contentsOf: String(Unicode.Scalar(e)).utf8)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[run..<i]))
+                i += 1
+                if c == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
+                guard i < buffer.count else { return nil }
+                let e = buffer[i]
+                i += 1
+                switch e {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                case UInt8(ascii: "u"):
+                    guard i + 4 <= buffer.count,
+                        var code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<i + 4]), as: UTF8.self), radix: 16)
+                    else { return nil }
+                    i += 4
+                    if code >= 0xD800, code < 0xDC00, i + 6 <= buffer.count, buffer[i] == UInt8(ascii: "\\"),
+                        let low = UInt32(String(decoding: UnsafeBufferPointer(rebasing: buffer[i + 2..<i + 6]), as: UTF8.self), radix: 16)
+                    {
+                        i += 6
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    out.append(contentsOf: String(Unicode.Scalar(code) ?? "?").utf8)
+                default: out.append(contentsOf: String(Unicode.Scalar(e)).utf8)
+                }
+                run = i
             }
+            return nil
         }
-        return nil
+        index = i
+        return text
     }
 }

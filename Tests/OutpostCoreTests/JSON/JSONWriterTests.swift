@@ -23,4 +23,23 @@ import Testing
             #expect(JSONValue.parse(JSONValue.string(text).text) == .string(text))
         }
     }
+
+    /// Every escape the reader accepts, between runs of plain text, at the ends and back to back; `\u` escapes with
+    /// surrogate pairs; and strings whose escapes never end.
+    @Test func readsEveryEscape() {
+        let cases: [(String, String)] = [
+            (#""a\"b\\c\/d\be\ff\ng\rh\ti""#, "a\"b\\c/d\u{8}e\u{c}f\ng\rh\ti"),
+            (#""\"\"\\""#, "\"\"\\"),
+            (#""\u00e9 \u2603 \ud83d\ude00 end""#, "é ☃ 😀 end"),
+            (#""{\"event\":\"read\",\"value\":[1,2]}""#, #"{"event":"read","value":[1,2]}"#),
+            (#""x\qy""#, "xqy"),
+        ]
+        for (json, text) in cases {
+            #expect(JSONValue.parse(json) == .string(text), "\(json)")
+            #expect(JSONValue.parse("[\(json),1]") == .array([.string(text), .int(1)]), "\(json) in an array")
+        }
+        for broken in [#""abc\"#, #""abc\""#, #""a\u12""#, #""\u00e9"#] {
+            #expect(JSONValue.parse(broken) == nil, "\(broken)")
+        }
+    }
 }
