@@ -47,6 +47,15 @@ public struct QueryEvaluator: Sendable {
     }
 
     private func evaluate(_ comparison: QueryPredicate.Comparison, _ document: Document) throws(QueryError) -> Bool {
+        // The usual subscription and filter shape, `field <op> constant` on a field holding one value: compared
+        // directly, without the general path's value lists and closures (same answer: one value on each side).
+        if comparison.quantifier == nil, comparison.op != .between, comparison.op != .in, !comparison.op.isStringOperator,
+            case .keyPath(let path) = comparison.lhs, path.components.count == 1,
+            case .property(let name) = path.components[0], case .value(let constant) = comparison.rhs,
+            !constant.isArrayValue, let field = document[name], !field.isArrayValue
+        {
+            return Self.compare(field, comparison.op, constant, options: comparison.options)
+        }
         if comparison.op.isStringOperator { try checkStringOperands(comparison) }
         let lhs = try values(of: comparison.lhs, in: document)
         let rhs = try values(of: comparison.rhs, in: document)
@@ -92,5 +101,12 @@ public struct QueryEvaluator: Sendable {
                 throw QueryError(.typeMismatch, "\(comparison.op.rawValue) cannot compare a \(value.typeName)")
             }
         }
+    }
+}
+
+private extension Value {
+    var isArrayValue: Bool {
+        if case .array = self { return true }
+        return false
     }
 }

@@ -15,6 +15,37 @@ import Testing
         return try #require(throws: QueryError.self) { try evaluator.matches(predicate, document) }
     }
 
+    /// `field <op> constant` on a field holding one value takes a direct comparison; an explicit `ANY` (the same
+    /// meaning) takes the general path. Both agree for every kind of stored value, operator and constant.
+    @Test func directFieldComparisonAgreesWithTheGeneralPath() throws {
+        let stored: [Value?] = [nil, .null, .int(5), .int(7), .double(5.0), .double(5.5), .string("b"), .string("B"),
+                                .bool(true), .objectId(try ObjectId(string: "65a1b2c3d4e5f60718293a4b")),
+                                .array([.int(1), .int(7)]), .document(["x": .int(1)])]
+        let constants: [Value] = [.int(5), .double(5.0), .string("b"), .null, .bool(true), .int(-1)]
+        let ops: [ComparisonOperator] = [.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual]
+        var checked = 0
+        for value in stored {
+            var document: Document = ["_id": .int(1)]
+            if let value { document["f"] = value }
+            for constant in constants {
+                for op in ops {
+                    for options: StringOptions in [[], [.caseInsensitive]] {
+                        func predicate(_ quantifier: Quantifier?) -> QueryPredicate {
+                            QueryPredicate(.comparison(.init(
+                                lhs: .keyPath(QueryKeyPath(properties: ["f"])), op: op, rhs: .value(constant),
+                                options: options, quantifier: quantifier)))
+                        }
+                        let direct = try evaluator.matches(predicate(nil), document)
+                        let general = try evaluator.matches(predicate(.any), document)
+                        #expect(direct == general, "f = \(String(describing: value)) \(op.rawValue) \(constant) \(options)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 12 * 6 * 6 * 2)
+    }
+
     @Test func unboundArgumentIsAnError() throws {
         let error = try evaluationError("a == $1")
         #expect(error.kind == .unknownArgument)
