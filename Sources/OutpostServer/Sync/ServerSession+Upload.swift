@@ -79,7 +79,7 @@ extension ServerSession {
     /// change to the same object after `downloadedBefore` and before the create (another client's, or an earlier
     /// one of this upload) keeps the create's echo. In partition-based sync the server may fill in the partition
     /// key of a created object, so creates always come back there.
-    func noteCreatesHeldByUploader(_ appended: [ServerChangeset], downloadedBefore: Int64) async {
+    private func noteCreatesHeldByUploader(_ appended: [ServerChangeset], downloadedBefore: Int64) async {
         guard settings.mode == .flexible, let last = appended.last?.serverVersion, last - downloadedBefore <= 1_024,
             let history = try? await engine.hub.changesets(appId: user.appId, after: downloadedBefore, upTo: last, limit: 1_025),
             history.last?.serverVersion == last
@@ -141,38 +141,9 @@ extension ServerSession {
         let integrated = try await tx.integratedClientVersion(fileIdent: file)
         var outcome = IntegrationOutcome(integratedVersion: integrated, latestVersion: nil, rejections: [])
         var working: [ObjectKey: Document?] = [:]
-        working.reserveCapacity(changesets.reduce(0) { $0 + $1.instructions.count })
         let judge = WriteJudge(view: view)
-        // Group each changeset's instructions per object, keeping the order of first appearance.
         let pending = changesets.filter { $0.clientVersion > integrated }
-        var grouped: [(order: [ObjectKey], perObject: [ObjectKey: [SyncInstruction]])] = []
-        grouped.reserveCapacity(pending.count)
-        // Objects to load start as absent in `working` and are filled in when found.
-        var toLoad: [String: [Value]] = [:]
-        for changeset in pending {
-            var order: [ObjectKey] = []
-            var perObject: [ObjectKey: [SyncInstruction]] = [:]
-            order.reserveCapacity(changeset.instructions.count)
-            perObject.reserveCapacity(changeset.instructions.count)
-            for instruction in changeset.instructions {
-                let key = ObjectKey(collection: instruction.className, primaryKey: instruction.primaryKey)
-                if perObject[key] == nil {
-                    order.append(key)
-                    if working[key] == nil {
-                        working[key] = .some(nil)
-                        toLoad[key.collection, default: []].append(key.primaryKey)
-                    }
-                }
-                perObject[key, default: []].append(instruction)
-            }
-            grouped.append((order, perObject))
-        }
-        // Load every object the changesets touch, one query per collection for all of them.
-        for (collection, primaryKeys) in toLoad {
-            for (primaryKey, document) in try await tx.documents(collection: collection, primaryKeys: primaryKeys) {
-                working[ObjectKey(collection: collection, primaryKey: primaryKey)] = .some(document)
-            }
-        }
+        let grouped = try await groupAndLoad(pending, into: &working, tx: tx)
         // Above everything integrated so far, including earlier changesets of this call: a client version that
         // comes twice (uploads integrated together that overlap) is applied once.
         for (changeset, (order, perObject)) in zip(pending, grouped) where changeset.clientVersion > outcome.integratedVersion {
@@ -220,6 +191,45 @@ extension ServerSession {
         }
         try await tx.setIntegratedClientVersion(fileIdent: file, outcome.integratedVersion)
         return outcome
+    }
+
+    /// One changeset's instructions per object, in the order of each object's first instruction.
+    private typealias GroupedInstructions = (order: [ObjectKey], perObject: [ObjectKey: [SyncInstruction]])
+
+    /// Groups each changeset's instructions per object and puts every object they touch into `working` (nil when it
+    /// does not exist), loading them with one query per collection for all changesets together.
+    private static func groupAndLoad(
+        _ changesets: [UploadChangeset], into working: inout [ObjectKey: Document?], tx: any StorageTransaction
+    ) async throws -> [GroupedInstructions] {
+        working.reserveCapacity(working.count + changesets.reduce(0) { $0 + $1.instructions.count })
+        var grouped: [GroupedInstructions] = []
+        grouped.reserveCapacity(changesets.count)
+        // Objects to load start as absent in `working` and are filled in when found.
+        var toLoad: [String: [Value]] = [:]
+        for changeset in changesets {
+            var order: [ObjectKey] = []
+            var perObject: [ObjectKey: [SyncInstruction]] = [:]
+            order.reserveCapacity(changeset.instructions.count)
+            perObject.reserveCapacity(changeset.instructions.count)
+            for instruction in changeset.instructions {
+                let key = ObjectKey(collection: instruction.className, primaryKey: instruction.primaryKey)
+                if perObject[key] == nil {
+                    order.append(key)
+                    if working[key] == nil {
+                        working[key] = .some(nil)
+                        toLoad[key.collection, default: []].append(key.primaryKey)
+                    }
+                }
+                perObject[key, default: []].append(instruction)
+            }
+            grouped.append((order, perObject))
+        }
+        for (collection, primaryKeys) in toLoad {
+            for (primaryKey, document) in try await tx.documents(collection: collection, primaryKeys: primaryKeys) {
+                working[ObjectKey(collection: collection, primaryKey: primaryKey)] = .some(document)
+            }
+        }
+        return grouped
     }
 
     /// Partition-based sync: writes need the partition's write permission, and objects must carry the bound
