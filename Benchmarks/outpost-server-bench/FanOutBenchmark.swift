@@ -69,12 +69,17 @@ enum FanOutBenchmark {
         for i in 1...changes {
             let id = Value.objectId(ids[i - 1])
             recorder.sent.withLock { $0[id] = ContinuousClock.now }
+            var monotonic = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &monotonic)
+            recorder.monotonicSent.withLock { $0[id] = Double(monotonic.tv_sec) + Double(monotonic.tv_nsec) / 1e9 }
             writer.send(.upload(session: 1, changesets: [UploadChangeset(
                 clientVersion: Int64(i), lastServerVersion: 0, timestamp: 0,
                 instructions: [.create(className: "Note", primaryKey: id, fields: ["n": .int(Int64(i))])])]))
             _ = try await writer.next(timeout: .seconds(60)) {
                 if case .download(_, _, _, let ack, _, _, _) = $0 { ack == Int64(i) } else { false }
             }
+            let acked = ContinuousClock.now
+            recorder.acks.withLock { $0[id] = seconds(acked - recorder.sent.withLock { $0[id]! }) }
         }
         for listener in listeners { await listener.value }
         for reader in bareReaders {
@@ -84,6 +89,7 @@ enum FanOutBenchmark {
                 for case .upsert(_, let pk, _) in changesets.flatMap(\.instructions) {
                     if let start = recorder.sent.withLock({ $0[pk] }) {
                         recorder.arrivals.withLock { $0.append(seconds(frame.arrival - start)) }
+                        recorder.perChange.withLock { $0[pk, default: []].append(seconds(frame.arrival - start)) }
                     }
                 }
             }
@@ -91,6 +97,9 @@ enum FanOutBenchmark {
         }
         for client in clients + [writer] { await client.close() }
         _ = try await server.terminate()
+        if ProcessInfo.processInfo.environment["OUTPOST_FANOUT_DETAIL"] != nil {
+            printDetail(ids: ids, perChange: recorder.perChange.withLock { $0 }, acks: recorder.acks.withLock { $0 }, sent: recorder.monotonicSent.withLock { $0 })
+        }
         return (recorder.latencies.withLock { $0 }, recorder.arrivals.withLock { $0 })
     }
 
@@ -106,6 +115,30 @@ enum FanOutBenchmark {
         }
     }
 
+    /// With `OUTPOST_FANOUT_DETAIL` set: how the slow receipts spread over the changes — whether the tail comes
+    /// from a few changes that were late for every reader (stalls) or from the last readers of every change.
+    static func printDetail(ids: [ObjectId], perChange: [Value: [Double]], acks: [Value: Double], sent: [Value: Double]) {
+        let all = perChange.values.flatMap { $0 }
+        let p99 = Stats.percentile(all, 99)
+        var rows: [(index: Int, min: Double, median: Double, max: Double, slow: Int)] = []
+        for (index, id) in ids.enumerated() {
+            guard let values = perChange[.objectId(id)], !values.isEmpty else { continue }
+            rows.append((index, values.min()!, Stats.percentile(values, 50), values.max()!, values.filter { $0 >= p99 }.count))
+        }
+        let withSlow = rows.filter { $0.slow > 0 }
+        print(String(format: "detail: p99 %.2f ms; %d of %d changes have a receipt at or above it", p99 * 1000,
+                     withSlow.count, rows.count))
+        for row in withSlow.sorted(by: { $0.slow > $1.slow }).prefix(25) {
+            print(String(format: "  change %4d: min %.2f, median %.2f, max %.2f ms, %d receipts ≥ p99; writer's ack %.2f ms; sent at %.6f (CLOCK_MONOTONIC)",
+                         row.index, row.min * 1000, row.median * 1000, row.max * 1000, row.slow,
+                         (acks[.objectId(ids[row.index])] ?? .nan) * 1000, sent[.objectId(ids[row.index])] ?? .nan))
+        }
+        let spreads = rows.map { $0.max - $0.min }
+        print(String(format: "per-change spread (max − min): p50 %.2f ms, p90 %.2f ms; per-change min: p50 %.2f, p99 %.2f ms",
+                     Stats.percentile(spreads, 50) * 1000, Stats.percentile(spreads, 90) * 1000,
+                     Stats.percentile(rows.map(\.min), 50) * 1000, Stats.percentile(rows.map(\.min), 99) * 1000))
+    }
+
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds)
     }
@@ -114,6 +147,9 @@ enum FanOutBenchmark {
         let sent = Mutex<[Value: ContinuousClock.Instant]>([:])
         let latencies = Mutex<[Double]>([])
         let arrivals = Mutex<[Double]>([])
+        let perChange = Mutex<[Value: [Double]]>([:])
+        let acks = Mutex<[Value: Double]>([:])
+        let monotonicSent = Mutex<[Value: Double]>([:])
     }
 
     /// A reader's opening messages: bind a flexible session, then subscribe to every `Note`.

@@ -8,7 +8,16 @@ actor SyncHub {
     private var latest: [String: Int64] = [:]
     private var recent: [String: [ServerChangeset]] = [:]
     private var listeners: [String: [ObjectIdentifier: SessionWaker]] = [:]
+    /// Storage reads in flight: sessions that miss the cache for the same range wait for the one read.
+    private var loads: [LoadKey: Task<[ServerChangeset], any Error>] = [:]
     private let cacheLimit = 4_096
+
+    private struct LoadKey: Hashable {
+        let appId: String
+        let after: Int64
+        let upTo: Int64
+        let limit: Int
+    }
 
     init(storage: any ServerStorage) {
         self.storage = storage
@@ -59,6 +68,11 @@ actor SyncHub {
     }
 
     /// Changesets with `after < version <= upTo`, from memory when they are recent, else from storage.
+    ///
+    /// A version announced before its changesets are in memory — another process's commit, or this process's
+    /// when the storage's notification overtakes the session that records it — wakes every session of the app
+    /// at once, all asking for the same range: they share one storage read (the hub is an actor, so without that
+    /// each would start its own while the first one is suspended).
     func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset] {
         if let cached = recent[appId], let first = cached.first, first.serverVersion <= after + 1,
             let last = cached.last, last.serverVersion >= upTo
@@ -66,7 +80,12 @@ actor SyncHub {
             let start = cached.firstIndex { $0.serverVersion > after } ?? cached.endIndex
             return Array(cached[start...].prefix { $0.serverVersion <= upTo }.prefix(limit))
         }
-        let loaded = try await storage.changesets(appId: appId, after: after, upTo: upTo, limit: limit)
+        let key = LoadKey(appId: appId, after: after, upTo: upTo, limit: limit)
+        if let running = loads[key] { return try await running.value }
+        let load = Task { [storage] in try await storage.changesets(appId: appId, after: after, upTo: upTo, limit: limit) }
+        loads[key] = load
+        defer { loads[key] = nil }
+        let loaded = try await load.value
         remember(appId: appId, loaded)
         return loaded
     }
@@ -78,7 +97,9 @@ actor SyncHub {
 
     private func remember(appId: String, _ changesets: [ServerChangeset]) {
         guard let first = changesets.first else { return }
-        var cached = recent[appId] ?? []
+        // Taken out of the dictionary while it changes, so that appending does not copy it.
+        var cached = recent.removeValue(forKey: appId) ?? []
+        defer { recent[appId] = cached }
         if let last = cached.last, last.serverVersion + 1 >= first.serverVersion {
             cached.append(contentsOf: changesets.filter { $0.serverVersion > last.serverVersion })
         } else if cached.isEmpty || first.serverVersion > (cached.last?.serverVersion ?? 0) {
@@ -86,8 +107,8 @@ actor SyncHub {
         } else {
             return
         }
-        if cached.count > cacheLimit { cached.removeFirst(cached.count - cacheLimit) }
-        recent[appId] = cached
+        // Trimmed by a quarter at a time rather than by one element per commit.
+        if cached.count > cacheLimit + cacheLimit / 4 { cached.removeFirst(cached.count - cacheLimit) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import OutpostServer
 import OutpostServerTesting
 import Testing
 
@@ -30,6 +31,40 @@ import Testing
             #expect(try await second.latestServerVersion(appId: "app") == 1)
             #expect(try await second.document(appId: "app", collection: "Item", primaryKey: .int(1)) == ["_id": .int(1)])
             try await second.close()
+        }
+    }
+
+    /// Checkpoints run on the checkpointer's connection, not inside the commit that fills the WAL
+    /// (`WALCheckpointer`), and lose nothing.
+    @Test func walIsCheckpointedInTheBackground() async throws {
+        try await TemporaryDirectory.with("checkpoint") { directory in
+            let path = directory.path("server.sqlite")
+            let storage = try SQLiteStorage(path: path)
+            try await storage.prepare()
+            let filler = String(repeating: "x", count: 100_000)
+            // 80 commits of ~25 pages each: about twice the checkpoint threshold of 1,000 pages.
+            for i in 0..<80 {
+                try await storage.transaction(appId: "app") { tx in
+                    try await tx.putDocument(collection: "Item", ["_id": .int(Int64(i)), "filler": .string(filler)])
+                    _ = try await tx.appendChangeset(ServerChangesetDraft(changes: []))
+                }
+            }
+            let checkpointer = try #require(storage.checkpointer)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while checkpointer.checkpointCount == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(checkpointer.checkpointCount >= 1)
+            // The checkpoint copied pages into the database file itself.
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+            #expect(size > 1_000_000)
+            try await storage.close()
+
+            let reopened = try SQLiteStorage(path: path)
+            try await reopened.prepare()
+            #expect(try await reopened.latestServerVersion(appId: "app") == 80)
+            #expect(try await reopened.documents(appId: "app", collection: "Item").count == 80)
+            try await reopened.close()
         }
     }
 

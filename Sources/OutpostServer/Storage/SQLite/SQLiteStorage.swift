@@ -16,9 +16,12 @@ import OutpostCore
 /// writes are queued for commit (``CommitQueue``) and the next body of the app runs while they commit, reading
 /// them through the queue; ``transaction(appId:_:)`` returns once its own writes are durable. A second process
 /// writing the same app's history is detected at commit and fails with ``StorageError/Code/conflict``.
-/// ``changeNotifications()`` announces this process's commits.
+/// ``changeNotifications()`` announces this process's commits. WAL checkpoints run in the background
+/// (``WALCheckpointer``), not inside a commit.
 public final class SQLiteStorage: ServerStorage {
     let writer: any DatabaseWriter
+    /// Nil for in-memory databases, which have no WAL.
+    let checkpointer: WALCheckpointer?
     let appLock = AppTransactionLock()
     let commits = CommitQueue()
     let broadcaster = ChangeBroadcaster()
@@ -29,13 +32,16 @@ public final class SQLiteStorage: ServerStorage {
     public convenience init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // The pool keeps its configuration, and with it the checkpointer its connections' WAL hook points to.
+        let checkpointer = WALCheckpointer(path: path)
+        configuration.prepareDatabase { db in checkpointer.install(on: db.sqliteConnection) }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
             throw StorageError(.unavailable, "cannot open the SQLite database at \(path)", underlying: error)
         }
-        self.init(writer: pool)
+        self.init(writer: pool, checkpointer: checkpointer)
     }
 
     /// A private in-memory database (a GRDB `DatabaseQueue`), gone when the storage is released. For tests.
@@ -47,8 +53,9 @@ public final class SQLiteStorage: ServerStorage {
         }
     }
 
-    init(writer: any DatabaseWriter) {
+    init(writer: any DatabaseWriter, checkpointer: WALCheckpointer? = nil) {
         self.writer = writer
+        self.checkpointer = checkpointer
     }
 
     public func prepare() async throws {
@@ -60,15 +67,16 @@ public final class SQLiteStorage: ServerStorage {
     public func close() async throws {
         await commits.drain()
         broadcaster.finish()
-        try await run("close the database") { try await Self.closeOffTheCooperativePool(writer) }
+        try await run("close the database") { try await Self.closeOffTheCooperativePool(writer, checkpointer) }
     }
 
-    /// `DatabasePool.close()` blocks until every reader is returned to the pool. Blocking a thread of Swift's
-    /// cooperative pool (two threads on a two-core machine) could starve the very task that returns a reader, so
-    /// the close runs on a thread of its own.
-    static func closeOffTheCooperativePool(_ writer: any DatabaseWriter) async throws {
+    /// `DatabasePool.close()` blocks until every reader is returned to the pool, and the checkpointer until a
+    /// running checkpoint ends. Blocking a thread of Swift's cooperative pool (two threads on a two-core machine)
+    /// could starve the very task that returns a reader, so the close runs on a thread of its own.
+    static func closeOffTheCooperativePool(_ writer: any DatabaseWriter, _ checkpointer: WALCheckpointer?) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             let thread = Thread {
+                checkpointer?.close()
                 do {
                     try writer.close()
                     continuation.resume()
