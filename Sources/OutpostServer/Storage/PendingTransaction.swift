@@ -6,11 +6,15 @@
 public struct PendingTransaction<T: Sendable>: Sendable {
     private let result: T
     private let commit: @Sendable () async throws -> Void
+    private let announce: @Sendable () -> Void
 
-    /// A transaction that runs `commit` to finish; `result` is what its body returned.
-    public init(result: T, commit: @escaping @Sendable () async throws -> Void) {
+    /// A transaction that runs `commit` to finish, then `announce` (the storage's change notification); `result`
+    /// is what its body returned.
+    public init(result: T, commit: @escaping @Sendable () async throws -> Void,
+                announce: @escaping @Sendable () -> Void = {}) {
         self.result = result
         self.commit = commit
+        self.announce = announce
     }
 
     /// A transaction that has committed already (or had nothing to write).
@@ -21,7 +25,16 @@ public struct PendingTransaction<T: Sendable>: Sendable {
     /// Waits until the transaction's writes are durable and returns the body's result; throws the commit's error
     /// (then nothing of the transaction was stored).
     public func committed() async throws -> T {
+        try await committed(beforeAnnouncing: { _ in })
+    }
+
+    /// Like ``committed()``, but runs `beforeAnnouncing` once the writes are durable and before the storage's
+    /// change notification for them goes out — so that whoever that notification wakes finds what the caller
+    /// records there (the sync hub's memory of recent changesets). Not run when the commit fails.
+    public func committed(beforeAnnouncing: @Sendable (T) async -> Void) async throws -> T {
         try await commit()
+        await beforeAnnouncing(result)
+        announce()
         return result
     }
 }

@@ -47,7 +47,11 @@ extension ServerSession {
     ///   too: the downloads stop at this upload's changes, so that the later one's own creates are not sent back
     ///   before ``noteCreatesHeldByUploader(_:downloadedBefore:)`` has seen them (its own finish sends them).
     func finishUpload(_ upload: IntegratedUpload, beforeLaterUpload: Bool = false) async throws {
-        let outcome = try await upload.transaction.committed()
+        let hub = engine.hub
+        let appId = user.appId
+        let outcome = try await upload.transaction.committed { outcome in
+            await hub.record(appId: appId, outcome.appended)
+        }
         // Every download sent so far acknowledged less than this upload: the client protected its pending
         // changes from the changes in them.
         let downloadedBefore = cursor.serverVersion
@@ -62,7 +66,6 @@ extension ServerSession {
                 "clientFile": .int(file), "clientVersion": .int(clientVersion), "userId": .string(user.userId),
             ]))
         }
-        await engine.hub.record(appId: user.appId, outcome.appended)
         await noteCreatesHeldByUploader(outcome.appended, downloadedBefore: downloadedBefore)
         if let version = outcome.latestVersion {
             await engine.hub.announce(ChangeNotification(appId: user.appId, serverVersion: version))

@@ -2,6 +2,7 @@ import Foundation
 import OutpostCore
 import OutpostServer
 import OutpostServerTesting
+import Synchronization
 import Testing
 
 /// The SQLite driver's pipelined commits (docs/storage-server.md, "Pipelined commits"): the next transaction of an
@@ -116,6 +117,34 @@ import Testing
             }
             #expect(next == 2)
             try await storage.close()
+        }
+    }
+
+    /// What the caller records between durability and the change notification (the sync hub's memory) is there
+    /// before anyone the notification wakes looks; a failed commit runs nothing and announces nothing.
+    @Test func theNotificationFollowsWhatTheCallerRecords() async throws {
+        try await TemporaryDirectory.with("announce") { directory in
+            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+            try await storage.prepare()
+            let events = Mutex<[String]>([])
+            let notifications = try await storage.changeNotifications()
+            let listener = Task {
+                for await note in notifications {
+                    events.withLock { $0.append("notified \(note.serverVersion)") }
+                    if note.serverVersion == 1 { return }
+                }
+            }
+            let pending = try await storage.queuedTransaction(appId: "app") { tx in
+                try await tx.appendChangeset(draft("one"))
+            }
+            let version = try await pending.committed { version in
+                // Slow on purpose: a notification sent before this ran would be seen first.
+                try? await Task.sleep(for: .milliseconds(100))
+                events.withLock { $0.append("recorded \(version)") }
+            }
+            await listener.value
+            #expect(version == 1)
+            #expect(events.withLock { $0 } == ["recorded 1", "notified 1"])
         }
     }
 

@@ -45,12 +45,12 @@ extension SQLiteStorage {
                 commits.finish(appId: appId, id: id, committed)
             }
             let version = writes.changesets.last?.serverVersion
-            return PendingTransaction(result: result) { [broadcaster] in
-                try await outcome.wait()
-                // Announced by the caller's task, which records the new changesets for its sessions right after
-                // (`SyncHub.record`): woken sessions then find them in memory instead of all reading them back.
+            // Announced by the caller's task once durable, after the caller recorded the new changesets for its
+            // sessions (`SyncHub.record`, from `committed(beforeAnnouncing:)`): woken sessions then find them in
+            // memory instead of reading them back.
+            return PendingTransaction(result: result, commit: { try await outcome.wait() }, announce: { [broadcaster] in
                 if let version { broadcaster.yield(ChangeNotification(appId: appId, serverVersion: version)) }
-            }
+            })
         }
     }
 
