@@ -66,7 +66,8 @@ extension SQLiteStorage {
         try db.inTransaction(.immediate) {
             if let base, !history.isEmpty {
                 let latest = try Int64.fetchOne(
-                    db, sql: "SELECT MAX(server_version) FROM history WHERE app = ?", arguments: [appId]) ?? 0
+                    db.cachedStatement(sql: "SELECT MAX(server_version) FROM history WHERE app = ?"),
+                    arguments: [appId]) ?? 0
                 guard latest == base else {
                     throw StorageError(.conflict, "the app's history moved from \(base) to \(latest) during a transaction")
                 }
@@ -121,7 +122,7 @@ extension SQLiteStorage {
             if let queued = storage.commits.integratedClientVersion(appId: appId, fileIdent: fileIdent) { return queued }
             return try await storage.read("read a client version") { [appId] db in
                 try Int64.fetchOne(
-                    db, sql: "SELECT client_version FROM client_progress WHERE app = ? AND file_ident = ?",
+                    db.cachedStatement(sql: "SELECT client_version FROM client_progress WHERE app = ? AND file_ident = ?"),
                     arguments: [appId, fileIdent]) ?? 0
             }
         }
@@ -131,19 +132,19 @@ extension SQLiteStorage {
 
     public func latestServerVersion(appId: String) async throws -> Int64 {
         try await read("read the latest server version") { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(server_version) FROM history WHERE app = ?", arguments: [appId])
-                ?? 0
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(server_version) FROM history WHERE app = ?"), arguments: [appId]) ?? 0
         }
     }
 
     public func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset] {
         let rows = try await read("read changesets") { db in
             try Row.fetchAll(
-                db, sql: """
+                db.cachedStatement(sql: """
                     SELECT server_version, body FROM history
                     WHERE app = ? AND server_version > ? AND server_version <= ?
                     ORDER BY server_version LIMIT ?
-                    """,
+                    """),
                 arguments: [appId, after, upTo, max(limit, 0)]
             ).map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
         }
@@ -181,10 +182,10 @@ extension SQLiteStorage {
         let keyArray = JSONValue.array(keys.map { .string($0) }).text
         let rows = try await read("read documents") { db in
             try Row.fetchAll(
-                db, sql: """
+                db.cachedStatement(sql: """
                     SELECT pk_key, body FROM documents
                     WHERE app = ? AND collection = ? AND pk_key IN (SELECT value FROM json_each(?))
-                    """,
+                    """),
                 arguments: [appId, collection, keyArray]
             ).map { (row: Row) -> (String, String) in (row[0], row[1]) }
         }
