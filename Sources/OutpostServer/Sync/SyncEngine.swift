@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OutpostCore
+import Synchronization
 
 /// The sync server: serves sync connections for every app whose settings it can find, integrates uploads into
 /// the storage's history, and pushes new server versions to every session of the app — including versions
@@ -19,6 +20,9 @@ public final class SyncEngine: SyncConnectionHandler {
     /// Downloads shared by sessions with equal views.
     let downloads = DownloadCache()
     let maxSessionsPerConnection = 256
+    /// Each app's development-mode schema as this process last read or wrote it. The stored schema only grows,
+    /// so fields found here are recorded in storage too.
+    private let knownSchemas = Mutex<[String: [String: [String: String]]]>([:])
     private let settingsProvider: @Sendable (String) async -> SyncAppSettings?
 
     /// - Parameters:
@@ -88,11 +92,17 @@ public final class SyncEngine: SyncConnectionHandler {
             throw error
         }
         guard settings.developmentMode else { return }
+        // Nothing new against what this process knows is recorded: no storage read (one per upload before).
+        if let known = knownSchemas.withLock({ $0[settings.appId] }), SchemaGuard.merge(written, into: known) == nil {
+            return
+        }
         let recorded = try await recordedSchema(appId: settings.appId)
-        if let grown = SchemaGuard.merge(written, into: recorded) {
+        let grown = SchemaGuard.merge(written, into: recorded)
+        if let grown {
             let value = Value.document(Document(grown.mapValues { .document(Document($0.mapValues { .string($0) })) }))
             try await storage.setSetting(appId: settings.appId, key: "schema", value: value)
         }
+        knownSchemas.withLock { $0[settings.appId] = grown ?? recorded }
     }
 
     /// The schema development mode has recorded: collection → field → type name.

@@ -1,0 +1,66 @@
+import Foundation
+import OutpostCore
+import OutpostServer
+import OutpostServerTesting
+import Synchronization
+import Testing
+
+/// Development mode records the schema uploads write (`SyncEngine.checkSchema`). The recorded schema only grows,
+/// so an upload that writes only recorded fields neither reads nor writes it.
+@Suite struct RecordedSchemaTests {
+    /// Counts reads and writes of the `schema` setting.
+    final class SettingCounter: ForwardingStorage, @unchecked Sendable {
+        let reads = Atomic<Int>(0)
+        let writes = Atomic<Int>(0)
+
+        override func setting(appId: String, key: String) async throws -> Value? {
+            if key == "schema" { reads.add(1, ordering: .relaxed) }
+            return try await base.setting(appId: appId, key: key)
+        }
+
+        override func setSetting(appId: String, key: String, value: Value) async throws {
+            if key == "schema" { writes.add(1, ordering: .relaxed) }
+            try await base.setSetting(appId: appId, key: key, value: value)
+        }
+    }
+
+    static let user = SeedScenarioTests.user
+
+    @Test func uploadsOfRecordedFieldsLeaveTheStoredSchemaAlone() async throws {
+        let storage = SettingCounter(MemoryStorage())
+        try await storage.prepare()
+        try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+            let client = InMemorySyncConnection(handler: engine, user: Self.user)
+            _ = try await client.bindNewFile()
+            _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
+            func item(_ name: String) -> Document {
+                ["ownerId": .string(Self.user.userId), "itemName": .string(name), "complexity": .int(1)]
+            }
+            func upload(_ version: Int64, _ instructions: [SyncInstruction]) async throws {
+                try await client.upload(clientVersion: version, instructions)
+                _ = try await client.next { if case .download(_, _, _, let ack, _, _, _) = $0 { ack == version } else { false } }
+            }
+
+            try await upload(1, [.create(className: "Item", primaryKey: .objectId(.generate()), fields: item("a"))])
+            let (readsAfterFirst, writesAfterFirst) = (storage.reads.load(ordering: .relaxed), storage.writes.load(ordering: .relaxed))
+            #expect(writesAfterFirst == 1, "the first upload records the schema")
+
+            for version in Int64(2)...6 {
+                try await upload(version, [.create(className: "Item", primaryKey: .objectId(.generate()), fields: item("b\(version)"))])
+            }
+            #expect(storage.reads.load(ordering: .relaxed) == readsAfterFirst, "known fields: the schema is not read")
+            #expect(storage.writes.load(ordering: .relaxed) == writesAfterFirst)
+
+            // A new field grows the stored schema, which keeps the fields recorded before.
+            var grown = item("c")
+            grown["color"] = .string("red")
+            try await upload(7, [.create(className: "Item", primaryKey: .objectId(.generate()), fields: grown)])
+            #expect(storage.writes.load(ordering: .relaxed) == writesAfterFirst + 1)
+            let recorded = try await engine.recordedSchema(appId: "seed-app")
+            #expect(recorded["Item"]?["color"] == "String")
+            #expect(recorded["Item"]?["itemName"] == "String")
+            #expect(recorded["Item"]?["complexity"] == "Int")
+            await client.close()
+        }
+    }
+}
