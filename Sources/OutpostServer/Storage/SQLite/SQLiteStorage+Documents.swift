@@ -103,7 +103,9 @@ extension SQLiteStorage {
 
         func latestServerVersion() async throws -> Int64 {
             if let queued = storage.commits.latestServerVersion(appId: appId) { return queued }
-            return try await storage.latestServerVersion(appId: appId)
+            return try storage.readNow("read the latest server version") { [appId] db in
+                try SQLiteStorage.latestServerVersion(db, appId: appId)
+            }
         }
 
         func documents(collection: String, keys: [String]) async throws -> [String: Document] {
@@ -120,7 +122,7 @@ extension SQLiteStorage {
 
         func integratedClientVersion(fileIdent: Int64) async throws -> Int64 {
             if let queued = storage.commits.integratedClientVersion(appId: appId, fileIdent: fileIdent) { return queued }
-            return try await storage.read("read a client version") { [appId] db in
+            return try storage.readNow("read a client version") { [appId] db in
                 try Int64.fetchOne(
                     db.cachedStatement(sql: "SELECT client_version FROM client_progress WHERE app = ? AND file_ident = ?"),
                     arguments: [appId, fileIdent]) ?? 0
@@ -131,10 +133,12 @@ extension SQLiteStorage {
     // MARK: Reads
 
     public func latestServerVersion(appId: String) async throws -> Int64 {
-        try await read("read the latest server version") { db in
-            try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT MAX(server_version) FROM history WHERE app = ?"), arguments: [appId]) ?? 0
-        }
+        try await read("read the latest server version") { db in try Self.latestServerVersion(db, appId: appId) }
+    }
+
+    static func latestServerVersion(_ db: Database, appId: String) throws -> Int64 {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT MAX(server_version) FROM history WHERE app = ?"), arguments: [appId]) ?? 0
     }
 
     public func changesets(appId: String, after: Int64, upTo: Int64, limit: Int) async throws -> [ServerChangeset] {
@@ -176,11 +180,14 @@ extension SQLiteStorage {
         }
     }
 
+    /// Document reads of at most this many keys run in place (``readNow(_:_:)``).
+    static let inPlaceReadLimit = 32
+
     /// The stored documents with these `pk_key` texts, in one query (the keys travel as one JSON array).
     func documents(appId: String, collection: String, keys: [String]) async throws -> [String: Document] {
         guard !keys.isEmpty else { return [:] }
         let keyArray = JSONValue.array(keys.map { .string($0) }).text
-        let rows = try await read("read documents") { db in
+        let fetch = { @Sendable (db: Database) throws -> [(String, String)] in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT pk_key, body FROM documents
@@ -189,6 +196,9 @@ extension SQLiteStorage {
                 arguments: [appId, collection, keyArray]
             ).map { (row: Row) -> (String, String) in (row[0], row[1]) }
         }
+        // A few keys (a single upload's objects): read in place; a batch's thousands: on a reader's queue.
+        let rows = keys.count <= Self.inPlaceReadLimit
+            ? try readNow("read documents", fetch) : try await read("read documents", fetch)
         var result: [String: Document] = [:]
         for (key, body) in rows { result[key] = try StorageCoding.decodeDocument(body) }
         return result
