@@ -25,6 +25,12 @@ struct ChangeSet {
             }
         }
 
+        /// The inserted rowids in increasing order.
+        var sortedInsertions: [Int64] {
+            guard let run = insertedRun else { return insertedOthers.sorted() }
+            return insertedOthers.isEmpty ? Array(run) : insertions.sorted()
+        }
+
         func isInserted(_ rowid: Int64) -> Bool {
             (insertedRun?.contains(rowid) ?? false) || (!insertedOthers.isEmpty && insertedOthers.contains(rowid))
         }

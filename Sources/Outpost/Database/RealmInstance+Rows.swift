@@ -21,6 +21,38 @@ extension RealmInstance {
         }
     }
 
+    /// The column values of many rows, read 256 per statement; `body` gets each existing row's rowid and values,
+    /// page by page in rowid order (rows that do not exist are left out). Nothing is read from or stored in the
+    /// rows' shared storage.
+    func loadRows(_ table: TableInfo, _ rowids: some Collection<Int64>, _ body: (Int64, [SQLiteValue]) -> Void) throws {
+        guard !table.isMissing, !rowids.isEmpty else { return }
+        let columns = table.propertyOfColumn.isEmpty ? "NULL" : table.columnList(alias: "t")
+        let n = Int32(table.propertyOfColumn.count)
+        var page: [Int64] = []
+        page.reserveCapacity(min(rowids.count, 256))
+        func flush() throws {
+            let placeholders = page.count == 256 ? Self.page256 : Array(repeating: "?", count: page.count).joined(separator: ",")
+            let stmt = try connection.cached("SELECT t.rowid, \(columns) FROM \(table.sqlName) t WHERE t.rowid IN (\(placeholders))")
+            stmt.reset()
+            defer { stmt.reset() }
+            for (i, rowid) in page.enumerated() { stmt.bindInt(rowid, at: Int32(i + 1)) }
+            while try stmt.step() {
+                var values: [SQLiteValue] = []
+                values.reserveCapacity(Int(n))
+                for c in 0..<n { values.append(stmt.value(at: c + 1)) }
+                body(stmt.int64(at: 0), values)
+            }
+            page.removeAll(keepingCapacity: true)
+        }
+        for rowid in rowids {
+            page.append(rowid)
+            if page.count == 256 { try flush() }
+        }
+        if !page.isEmpty { try flush() }
+    }
+
+    static let page256 = Array(repeating: "?", count: 256).joined(separator: ",")
+
     /// The shared row storage for `rowid`, with `values` when they were just read.
     func row(_ table: TableInfo, _ rowid: Int64, values: [SQLiteValue]? = nil) -> ManagedRow {
         synchronized { unsynchronizedRow(table, rowid, values: values) }

@@ -64,6 +64,9 @@ final class TableInfo {
     /// How events write this table's objects straight from their column values; nil when they take the general
     /// path (links, collections, `AnyRealmValue`, `CustomEventRepresentable`).
     private(set) lazy var eventRowFormat: EventRowFormat? = EventRowFormat(table: self)
+    /// How the upload writes this table's new objects straight from their column values; nil when they take the
+    /// general path (links, collections, `AnyRealmValue`, embedded objects).
+    private(set) lazy var syncCreateFormat: SyncCreateFormat? = SyncCreateFormat(table: self)
     /// `SELECT rowid … WHERE <column> = ?` and `… IS NULL` by property name (primary-key lookups), built once.
     private var lookupSQLs: [String: (equal: String, isNull: String)] = [:]
 

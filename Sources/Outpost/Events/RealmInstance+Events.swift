@@ -157,30 +157,11 @@ extension RealmInstance {
                     missing.append(rowid)
                 }
             }
-            guard !missing.isEmpty, !table.isMissing else { return out }
-            missing = Array(Set(missing)).sorted()
-            let columns = table.propertyOfColumn.isEmpty ? "NULL" : table.columnList(alias: "t")
-            let n = Int32(table.propertyOfColumn.count)
-            var start = 0
-            while start < missing.count {
-                let page = missing[start..<min(missing.count, start + 256)]
-                start = page.endIndex
-                let placeholders = page.count == 256 ? Self.page256 : Array(repeating: "?", count: page.count).joined(separator: ",")
-                do {
-                    let stmt = try connection.cached(
-                        "SELECT t.rowid, \(columns) FROM \(table.sqlName) t WHERE t.rowid IN (\(placeholders))")
-                    stmt.reset()
-                    defer { stmt.reset() }
-                    for (i, rowid) in page.enumerated() { stmt.bindInt(rowid, at: Int32(i + 1)) }
-                    while try stmt.step() {
-                        var values: [SQLiteValue] = []
-                        values.reserveCapacity(Int(n))
-                        for c in 0..<n { values.append(stmt.value(at: c + 1)) }
-                        out[stmt.int64(at: 0)] = .row(format, values)
-                    }
-                } catch {
-                    fatalError("Outpost could not read '\(table.className)' rows: \(error)")
-                }
+            guard !missing.isEmpty else { return out }
+            do {
+                try loadRows(table, Array(Set(missing)).sorted()) { rowid, values in out[rowid] = .row(format, values) }
+            } catch {
+                fatalError("Outpost could not read '\(table.className)' rows: \(error)")
             }
             return out
         }

@@ -272,24 +272,13 @@ extension RealmInstance {
 
     private func unsynchronizedObjects(_ table: TableInfo, rowids: ArraySlice<Int64>) -> [ObjectBase] {
         guard !rowids.isEmpty else { return [] }
-        let columns = table.propertyOfColumn.isEmpty ? "NULL" : table.columnList(alias: "t")
-        let placeholders = rowids.count == 256 ? Self.page256 : Array(repeating: "?", count: rowids.count).joined(separator: ",")
         var loadedRowids: [Int64] = []
         var loadedValues: [[SQLiteValue]] = []
         loadedRowids.reserveCapacity(rowids.count)
         loadedValues.reserveCapacity(rowids.count)
-        if let stmt = try? connection.cached("SELECT t.rowid, \(columns) FROM \(table.sqlName) t WHERE t.rowid IN (\(placeholders))") {
-            stmt.reset()
-            for (i, r) in rowids.enumerated() { stmt.bindInt(r, at: Int32(i + 1)) }
-            let n = Int32(table.propertyOfColumn.count)
-            while (try? stmt.step()) == true {
-                var values: [SQLiteValue] = []
-                values.reserveCapacity(Int(n))
-                for c in 0..<n { values.append(stmt.value(at: c + 1)) }
-                loadedRowids.append(stmt.int64(at: 0))
-                loadedValues.append(values)
-            }
-            stmt.reset()
+        try? loadRows(table, rowids) { rowid, values in
+            loadedRowids.append(rowid)
+            loadedValues.append(values)
         }
         // SQLite returns the rows in rowid order: when that is the page's order (results in rowid
         // order, every row present), match by position; otherwise by rowid.
@@ -303,5 +292,4 @@ extension RealmInstance {
         return rowids.map { object(table, $0, values: loaded[$0]) }
     }
 
-    static let page256 = Array(repeating: "?", count: 256).joined(separator: ",")
 }

@@ -41,7 +41,7 @@ final class SyncRecorder {
         guard !isApplyingDownload, !changes.isEmpty else { return }
         if isFlexible { try SubscriptionWriteCheck(realm: realm, checkObjects: rejectsWritesOutsideSubscriptions).check(changes) }
         let instructions = realm.syncInstructions(for: changes, deletedKeys: deletedKeys)
-        guard !instructions.isEmpty else { return }
+        guard instructions.count > 0 else { return }
         do {
             lastRecordedClientVersion = try SyncStore.enqueue(realm.connection, instructions: instructions)
         } catch {
@@ -51,14 +51,15 @@ final class SyncRecorder {
 }
 
 extension RealmInstance {
-    /// The upload instructions of a transaction: erases, then creates (whole objects), then field sets. Changes
-    /// inside embedded objects become a set of the owning object's whole top-level field.
-    func syncInstructions(for changes: ChangeSet, deletedKeys: [String: [Int64: Value]]) -> [SyncInstruction] {
+    /// The upload instructions of a transaction, written as the changeset's JSON array: erases, then creates
+    /// (whole objects), then field sets. Changes inside embedded objects become a set of the owning object's whole
+    /// top-level field. New objects of classes with only scalar properties are written straight from their rows
+    /// (`SyncCreateFormat`), 256 rows per read.
+    func syncInstructions(for changes: ChangeSet, deletedKeys: [String: [Int64: Value]]) -> UploadInstructions {
         var erases: [SyncInstruction] = []
-        var creates: [SyncInstruction] = []
+        var creates = UploadInstructions()
         var sets: [SyncInstruction] = []
         var ownerFields: [String: [Int64: Set<String>]] = [:]
-        var created: [String: Set<Int64>] = [:]
         for className in changes.tables.keys.sorted() {
             let t = changes.tables[className]!
             guard let table = tablesByName[className] ?? table(named: className) else { continue }
@@ -75,11 +76,19 @@ extension RealmInstance {
             for rowid in t.deletions.sorted() {
                 if let pk = deletedKeys[className]?[rowid] { erases.append(.erase(className: className, primaryKey: pk)) }
             }
-            for rowid in t.insertions.sorted() {
-                guard let document = syncDocument(table, rowid: rowid) else { continue }
-                created[className, default: []].insert(rowid)
-                let pk = table.primaryKeyProperty.flatMap { document[table.schema.properties[$0].name] } ?? .null
-                creates.append(.create(className: className, primaryKey: pk, fields: document))
+            let inserted = t.sortedInsertions
+            if let format = table.syncCreateFormat {
+                do {
+                    try loadRows(table, inserted) { _, values in creates.append { format.writeCreate(values, to: &$0) } }
+                } catch {
+                    fatalError("Outpost could not read '\(className)' rows for the upload: \(error)")
+                }
+            } else {
+                for rowid in inserted {
+                    guard let document = syncDocument(table, rowid: rowid) else { continue }
+                    let pk = table.primaryKeyProperty.flatMap { document[table.schema.properties[$0].name] } ?? .null
+                    creates.append(.create(className: className, primaryKey: pk, fields: document))
+                }
             }
             for property in t.modifiedRows.keys.sorted() {
                 guard let i = table.propertyIndexByName[property] else { continue }
@@ -93,7 +102,9 @@ extension RealmInstance {
         }
         for className in ownerFields.keys.sorted() {
             guard let table = tablesByName[className] ?? table(named: className) else { continue }
-            for (rowid, fields) in ownerFields[className]! where !(created[className]?.contains(rowid) ?? false) {
+            // An owner created in this transaction is uploaded whole already.
+            let inserted = changes.tables[className]
+            for (rowid, fields) in ownerFields[className]! where !(inserted?.isInserted(rowid) ?? false) {
                 guard let values = loadRow(table, rowid) else { continue }
                 let row = self.row(table, rowid, values: values)
                 for field in fields.sorted() {
@@ -104,7 +115,11 @@ extension RealmInstance {
                 }
             }
         }
-        return erases + creates + sets
+        var out = UploadInstructions()
+        for erase in erases { out.append(erase) }
+        out.append(creates)
+        for set in sets { out.append(set) }
+        return out
     }
 
     /// The top-level object (and its field) an embedded object belongs to.
@@ -123,5 +138,37 @@ extension RealmInstance {
             }
         }
         return nil
+    }
+}
+
+/// A transaction's upload instructions written as JSON, comma-separated, as they will stand in the changeset's
+/// `instructions` array.
+struct UploadInstructions {
+    private(set) var count = 0
+    private(set) var json: [UInt8] = []
+
+    /// Appends one instruction that `write` writes.
+    mutating func append(_ write: (inout [UInt8]) -> Void) {
+        if count > 0 { json.append(UInt8(ascii: ",")) }
+        write(&json)
+        count += 1
+    }
+
+    mutating func append(_ instruction: SyncInstruction) {
+        append { instruction.writeJSON(to: &$0) }
+    }
+
+    mutating func append(_ other: UploadInstructions) {
+        guard other.count > 0 else { return }
+        if count > 0 { json.append(UInt8(ascii: ",")) }
+        json.append(contentsOf: other.json)
+        count += other.count
+    }
+
+    /// Writes the `[…]` array.
+    func writeArray(to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        out.append(contentsOf: json)
+        out.append(UInt8(ascii: "]"))
     }
 }

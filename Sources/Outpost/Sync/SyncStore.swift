@@ -54,16 +54,19 @@ enum SyncStore {
 
     /// Appends one committed transaction to the upload queue and returns its client version.
     @discardableResult
-    static func enqueue(_ connection: SQLiteConnection, instructions: [SyncInstruction]) throws -> Int64 {
+    static func enqueue(_ connection: SQLiteConnection, instructions: UploadInstructions) throws -> Int64 {
         let version = (try integer(connection, "clientVersion") ?? 0) + 1
         let serverVersion = try integer(connection, "cursorServerVersion") ?? 0
         let queryVersion = try latestSubscriptionVersion(connection)
-        let changeset = UploadChangeset(clientVersion: version, lastServerVersion: serverVersion,
-                                        timestamp: Int64(Date().timeIntervalSince1970 * 1000), instructions: instructions)
+        let timestamp = Int64(Date().timeIntervalSince1970 * 1000)
+        var text: [UInt8] = []
+        text.reserveCapacity(instructions.json.count + 96)
+        UploadChangeset.writeJSON(clientVersion: version, lastServerVersion: serverVersion, timestamp: timestamp,
+                                  to: &text) { instructions.writeArray(to: &$0) }
         try connection.cached(
             "INSERT INTO __outpost_sync_upload (client_version, server_version, query_version, timestamp, instructions) VALUES (?, ?, ?, ?, ?)"
-        ).run([.integer(version), .integer(serverVersion), .integer(queryVersion), .integer(changeset.timestamp),
-               .text(changeset.jsonText)])
+        ).run([.integer(version), .integer(serverVersion), .integer(queryVersion), .integer(timestamp),
+               .text(String(decoding: text, as: UTF8.self))])
         try setInteger(connection, "clientVersion", version)
         return version
     }

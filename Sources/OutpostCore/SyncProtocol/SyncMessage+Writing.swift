@@ -106,10 +106,20 @@ extension DownloadCursor {
 
 extension UploadChangeset {
     package func writeJSON(to out: inout [UInt8]) {
+        Self.writeJSON(clientVersion: clientVersion, lastServerVersion: lastServerVersion, timestamp: timestamp,
+                       to: &out) { writeArray(instructions, to: &$0) { $0.writeJSON(to: &$1) } }
+    }
+
+    /// A changeset's JSON whose instructions array (`[…]`) `instructions` writes: for a client that writes its
+    /// instructions straight from its rows instead of building ``SyncInstruction`` values.
+    package static func writeJSON(
+        clientVersion: Int64, lastServerVersion: Int64, timestamp: Int64, to out: inout [UInt8],
+        instructions: (inout [UInt8]) -> Void
+    ) {
         var o = JSONObjectWriter(&out)
         o.int("clientVersion", clientVersion, &out)
         o.key("instructions", &out)
-        writeArray(instructions, to: &out) { $0.writeJSON(to: &$1) }
+        instructions(&out)
         o.int("lastServerVersion", lastServerVersion, &out)
         o.int("timestamp", timestamp, &out)
         o.end(&out)

@@ -56,6 +56,14 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
         }
     }
 
+    /// Appends the lowercase hex of stored ObjectId bytes (12 of them) without making an `ObjectId`.
+    package static func appendHex(of bytes: [UInt8], to out: inout [UInt8]) {
+        for byte in bytes {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0xF)])
+        }
+    }
+
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Same as ``stringValue``.

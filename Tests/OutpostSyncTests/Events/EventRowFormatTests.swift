@@ -23,38 +23,40 @@ final class EvScalars: Object {
     @Persisted var optionalBool: Bool?
 }
 
+extension EvScalars {
+    /// Values that exercise escaping, signs, rounding and the date range (the `i`th of a cycle of six).
+    func fill(_ i: Int) {
+        self.bool = i % 2 == 0
+        self.int = [0, -1, Int.max, Int.min, 42, 1_234_567][i % 6]
+        self.float = [0.1, -2.5, 3, 1e30, -0.0, 7][i % 6]
+        self.double = [1.0, -0.0, 1.5e300, 0.1, 123_456_789_012_345_678, -3][i % 6]
+        self.string = ["plain", "quote \" backslash \\ newline \n tab \t", "\u{1}\u{1f}", "é e\u{301} 🙂", "", "x"][i % 6]
+        self.data = Data([UInt8(truncatingIfNeeded: i), 2, 3])
+        self.date = [Date(timeIntervalSince1970: 1.678), Date(timeIntervalSince1970: -0.0005),
+                     Date(timeIntervalSince1970: -86_400 * 365 * 2000), Date(timeIntervalSince1970: 253_402_300_800.5),
+                     Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSince1970: 1_700_000_000.999_9)][i % 6]
+        self.decimal = Decimal128(Double(i) / 4)
+        self.uuid = UUID()
+        self.optionalInt = i % 3 == 0 ? nil : i
+        self.optionalString = i % 3 == 1 ? nil : "s\(i)"
+        self.optionalData = i % 2 == 0 ? nil : Data([1])
+        self.optionalDate = i % 3 == 2 ? nil : Date(timeIntervalSince1970: Double(i) * 1000.25)
+        self.optionalObjectId = i % 2 == 1 ? nil : ObjectId.generate()
+        self.optionalBool = i % 3 == 0 ? nil : i % 2 == 0
+    }
+}
+
 @Suite struct EventRowFormatTests {
-    /// Values that exercise escaping, signs, rounding and the date range.
     /// Adds `count` filled `EvScalars` objects in one write.
     private func addScalars(count: Int, to realm: Realm) throws {
         try realm.write {
             for i in 0..<count {
                 let o = EvScalars()
                 o._id = ObjectId.generate()
-                fill(o, i)
+                o.fill(i)
                 realm.add(o)
             }
         }
-    }
-
-    private func fill(_ o: EvScalars, _ i: Int) {
-        o.bool = i % 2 == 0
-        o.int = [0, -1, Int.max, Int.min, 42, 1_234_567][i % 6]
-        o.float = [0.1, -2.5, 3, 1e30, -0.0, 7][i % 6]
-        o.double = [1.0, -0.0, 1.5e300, 0.1, 123_456_789_012_345_678, -3][i % 6]
-        o.string = ["plain", "quote \" backslash \\ newline \n tab \t", "\u{1}\u{1f}", "é e\u{301} 🙂", "", "x"][i % 6]
-        o.data = Data([UInt8(truncatingIfNeeded: i), 2, 3])
-        o.date = [Date(timeIntervalSince1970: 1.678), Date(timeIntervalSince1970: -0.0005),
-                  Date(timeIntervalSince1970: -86_400 * 365 * 2000), Date(timeIntervalSince1970: 253_402_300_800.5),
-                  Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSince1970: 1_700_000_000.999_9)][i % 6]
-        o.decimal = Decimal128(Double(i) / 4)
-        o.uuid = UUID()
-        o.optionalInt = i % 3 == 0 ? nil : i
-        o.optionalString = i % 3 == 1 ? nil : "s\(i)"
-        o.optionalData = i % 2 == 0 ? nil : Data([1])
-        o.optionalDate = i % 3 == 2 ? nil : Date(timeIntervalSince1970: Double(i) * 1000.25)
-        o.optionalObjectId = i % 2 == 1 ? nil : ObjectId.generate()
-        o.optionalBool = i % 3 == 0 ? nil : i % 2 == 0
     }
 
     private func text(_ body: (inout EventJSONWriter) -> Void) -> String {
@@ -80,7 +82,7 @@ final class EvScalars: Object {
         }
         // Modifications: only the fields whose JSON changed, as the general path filters them.
         try realm.write {
-            for (i, o) in realm.objects(EvScalars.self).enumerated() { fill(o, i + 1 + i % 2) }
+            for (i, o) in realm.objects(EvScalars.self).enumerated() { o.fill(i + 1 + i % 2) }
         }
         for rowid in rowids {
             let after = try #require(instance.eventRowValues(table, rowid))
@@ -107,8 +109,8 @@ final class EvScalars: Object {
         let scope = realm.events!.beginScope(activity: "w")
         try realm.write {
             for (i, o) in objects.enumerated() {
-                fill(o, i + 1)
-                if i % 7 == 0 { fill(o, i + 2) }
+                o.fill(i + 1)
+                if i % 7 == 0 { o.fill(i + 2) }
             }
             for o in objects.prefix(5) { realm.delete(o) }
         }
@@ -141,7 +143,7 @@ final class EvScalars: Object {
         let format = try #require(table.eventRowFormat)
         let o = EvScalars()
         o._id = ObjectId.generate()
-        fill(o, 0)
+        o.fill(0)
         o.date = Date(timeIntervalSince1970: 10.0001)
         try realm.write { realm.add(o) }
         let rowid = try #require(o._row?.rowid)

@@ -1,0 +1,91 @@
+import Foundation
+import OutpostCore
+
+/// How the upload's `create` instruction of an object of a class whose stored properties are all single scalar
+/// values (no links, `AnyRealmValue`, embedded objects or collections) is written straight from its column values:
+/// the same bytes as `SyncInstruction.create(…, fields: syncDocument(…)).writeJSON`, without building the
+/// document, its values or the object's row storage. Every other class takes that general path.
+///
+/// Built once per table (`TableInfo.syncCreateFormat`); immutable.
+final class SyncCreateFormat: Sendable {
+    struct Field: Sendable {
+        /// `"<name>":`, escaped.
+        let key: [UInt8]
+        let column: Int
+        let type: PropertyType
+    }
+
+    /// `{"class":"<class>","fields":{`
+    private let prefix: [UInt8]
+    /// Sorted by property name, as documents write their keys.
+    let fields: [Field]
+    /// The primary key's column and type (nil: the class has none, and `pk` is null).
+    private let primaryKey: (column: Int, type: PropertyType)?
+
+    init?(table: TableInfo) {
+        guard !table.schema.isEmbedded else { return nil }
+        var fields: [(name: String, field: Field)] = []
+        for (i, property) in table.schema.properties.enumerated() {
+            guard let column = table.columnOfProperty[i] else { continue }
+            guard property.collection == .none, property.type != .object, property.type != .mixed,
+                property.type != .linkingObjects
+            else { return nil }
+            var key: [UInt8] = []
+            JSONValue.writeString(property.name, to: &key)
+            key.append(UInt8(ascii: ":"))
+            fields.append((property.name, Field(key: key, column: column, type: property.type)))
+        }
+        self.fields = fields.sorted { $0.name < $1.name }.map(\.field)
+        var prefix: [UInt8] = Array(#"{"class":"#.utf8)
+        JSONValue.writeString(table.className, to: &prefix)
+        prefix.append(contentsOf: #","fields":{"#.utf8)
+        self.prefix = prefix
+        primaryKey = table.primaryKeyProperty.flatMap { index in
+            table.columnOfProperty[index].map { ($0, table.schema.properties[index].type) }
+        }
+    }
+
+    /// Appends the object's `create` instruction.
+    func writeCreate(_ values: [SQLiteValue], to out: inout [UInt8]) {
+        out.append(contentsOf: prefix)
+        for (i, field) in fields.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: field.key)
+            Self.write(values[field.column], field.type, to: &out)
+        }
+        out.append(contentsOf: #"},"op":"create","pk":"#.utf8)
+        if let primaryKey {
+            Self.write(values[primaryKey.column], primaryKey.type, to: &out)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// One column value as the Extended JSON of its protocol value (`Value.writeExtendedJSON`).
+    @inline(__always)
+    private static func write(_ raw: SQLiteValue, _ type: PropertyType, to out: inout [UInt8]) {
+        switch (type, raw) {
+        case (_, .null):
+            out.append(contentsOf: "null".utf8)
+        case (.int, .integer(let v)):
+            JSONValue.writeInt(v, to: &out)
+        case (.bool, .integer(let v)):
+            out.append(contentsOf: (v != 0 ? "true" : "false").utf8)
+        case (.string, .text(let v)):
+            JSONValue.writeString(v, to: &out)
+        case (.objectId, .blob(let bytes)) where bytes.count == 12:
+            out.append(contentsOf: #"{"$oid":""#.utf8)
+            ObjectId.appendHex(of: bytes, to: &out)
+            out.append(contentsOf: #""}"#.utf8)
+        case (.date, .real(let v)):
+            out.append(contentsOf: #"{"$date":{"$numberLong":""#.utf8)
+            let date = Date(timeIntervalSinceReferenceDate: v)
+            JSONValue.writeInt(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), to: &out)
+            out.append(contentsOf: #""}}"#.utf8)
+        default:
+            // Floating point, data, decimals and UUIDs: the general conversion (rare enough per object).
+            SyncValues.scalar(ValueCoding.scalar(raw, type: type)).writeExtendedJSON(to: &out)
+        }
+    }
+}
