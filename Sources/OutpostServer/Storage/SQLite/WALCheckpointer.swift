@@ -40,8 +40,8 @@ final class WALCheckpointer: Sendable {
     var checkpointCount: Int { state.withLock { $0.checkpoints } }
 
     /// Installs the hook on one of GRDB's connections (from `Configuration.prepareDatabase`, so on every
-    /// connection; only the writer ever commits). The pointer stays valid while the storage holds the checkpointer,
-    /// and the storage closes its connections before letting it go.
+    /// connection; only the writer ever commits). The hook's pointer is unretained: the pool's configuration holds
+    /// that `prepareDatabase` closure, and with it the checkpointer, for as long as any of its connections is open.
     func install(on connection: OpaquePointer?) {
         sqlite3_wal_hook(connection, { context, connection, database, pages in
             guard let context else { return SQLITE_OK }
