@@ -121,7 +121,7 @@ let package = Package(
         ),
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting", "OutpostCoreTesting"]),
-        .testTarget(name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting"]),
+        .testTarget(name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting", "OutpostCoreTesting"]),
         // The client's App, users, synced Realms and MongoClient against real servers (in-process and processes).
         .testTarget(
             name: "OutpostSyncTests",

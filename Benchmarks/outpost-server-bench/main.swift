@@ -1,7 +1,7 @@
 import Foundation
 import OutpostServerTesting
 
-// Usage: outpost-server-bench [ingest|fanout|fanout-live|idle|all] [documents] [rounds, ingest only]
+// Usage: outpost-server-bench [ingest|fanout|fanout-live|idle|history|all] [documents] [rounds, ingest only]
 // (`fanout` readers decode after the run; `fanout-live` readers decode each download as it arrives.)
 // PostgreSQL cases need PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE (as in the tests).
 let arguments = CommandLine.arguments.dropFirst()
@@ -46,6 +46,13 @@ if which == "fanout" || which == "fanout-live" || which == "all" {
         print(String(format: "fan-out 100 readers × 1000 changes, %@: %d receipts, p50 %.2f ms (goal ≤ 5), p99 %.2f ms (goal ≤ 25), max %.2f ms",
                      what, latencies.count, Stats.percentile(latencies, 50) * 1000, Stats.percentile(latencies, 99) * 1000,
                      (latencies.max() ?? 0) * 1000))
+    }
+}
+if which == "history" || which == "all" {
+    for _ in 0..<rounds {
+        let run = try HistoryReadBenchmark.run(changesets: 20_000)
+        print(String(format: "read 20000 stored changesets: direct %.3f s, JSONDecoder (baseline) %.3f s, %.2f× faster",
+                     run.direct, run.codable, run.codable / run.direct))
     }
 }
 if which == "idle" || which == "all" {

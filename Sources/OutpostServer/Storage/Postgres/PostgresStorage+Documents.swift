@@ -150,7 +150,7 @@ extension PostgresStorage {
         return try rows.map { version, body in
             ServerChangeset(
                 serverVersion: version,
-                draft: try StorageCoding.decode(ServerChangesetDraft.self, from: body, what: "changeset"))
+                draft: try ServerChangesetDraft.fromStorageText(body))
         }
     }
 

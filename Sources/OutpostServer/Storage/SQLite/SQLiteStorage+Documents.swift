@@ -155,7 +155,7 @@ extension SQLiteStorage {
         return try rows.map { version, body in
             ServerChangeset(
                 serverVersion: version,
-                draft: try StorageCoding.decode(ServerChangesetDraft.self, from: body, what: "changeset"))
+                draft: try ServerChangesetDraft.fromStorageText(body))
         }
     }
 
