@@ -64,6 +64,8 @@ public final class OutpostServerProcess: Sendable {
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
+        // The server ends itself if this process dies without stopping it (a crashed or killed test run).
+        process.environment = ProcessInfo.processInfo.environment.merging(["OUTPOST_EXIT_WITH_PARENT": "1"]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         let output = OutputBuffer()

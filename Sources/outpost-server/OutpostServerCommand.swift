@@ -54,9 +54,25 @@ struct OutpostServerCommand: AsyncParsableCommand {
             print(info.banner)
             fflush(nil)  // standard output is a pipe under supervisors and tests: show the line now
         }
+        if ProcessInfo.processInfo.environment["OUTPOST_EXIT_WITH_PARENT"] == "1" { Self.exitWithParent() }
         let group = ServiceGroup(
             configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// With `OUTPOST_EXIT_WITH_PARENT=1` (set by the test support's `OutpostServerProcess`): once the process that
+    /// started the server is gone, the server shuts down as on SIGTERM, so a test run that crashed or was killed
+    /// leaves no server behind. The parent is polled every second (`PR_SET_PDEATHSIG` would follow the thread that
+    /// started the server, which can end long before its process does).
+    static func exitWithParent() {
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { sleep(1) }
+            kill(getpid(), SIGTERM)
+            // A shutdown that does not finish in time ends the process anyway.
+            sleep(30)
+            _exit(1)
+        }
     }
 
     /// The storage driver for `--database`: SQLite for a path (the embedded default), PostgreSQL for a URL.
