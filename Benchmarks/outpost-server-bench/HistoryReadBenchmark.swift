@@ -6,7 +6,7 @@ import OutpostServer
 /// direct reading (`ServerChangesetDraft.fromStorageText`) against Foundation's `JSONDecoder` (the `Codable` path
 /// it replaced), on the same texts in the same run. Each changeset holds one created document of six fields.
 enum HistoryReadBenchmark {
-    static func run(changesets: Int) throws -> (direct: Double, codable: Double) {
+    static func run(changesets: Int) async throws -> (direct: Double, codable: Double) {
         let texts = try (0..<changesets).map { i -> String in
             let document: Document = [
                 "_id": .objectId(.generate()), "ownerId": .string("user-\(i % 7)"), "itemName": .string("item \(i)"),
@@ -18,20 +18,13 @@ enum HistoryReadBenchmark {
             ]).storageText()
         }
         var sink = 0
-        let codable = try seconds {
+        let codable = try await Stats.seconds {
             for text in texts { sink &+= try StorageCoding.decode(ServerChangesetDraft.self, from: text, what: "changeset").changes.count }
         }
-        let direct = try seconds {
+        let direct = try await Stats.seconds {
             for text in texts { sink &+= try ServerChangesetDraft.fromStorageText(text).changes.count }
         }
         precondition(sink == 2 * changesets)
         return (direct, codable)
-    }
-
-    private static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

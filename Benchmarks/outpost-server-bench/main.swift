@@ -50,7 +50,7 @@ if which == "fanout" || which == "fanout-live" || which == "all" {
 }
 if which == "history" || which == "all" {
     for _ in 0..<rounds {
-        let run = try HistoryReadBenchmark.run(changesets: 20_000)
+        let run = try await HistoryReadBenchmark.run(changesets: 20_000)
         print(String(format: "read 20000 stored changesets: direct %.3f s, JSONDecoder (baseline) %.3f s, %.2f× faster",
                      run.direct, run.codable, run.codable / run.direct))
     }

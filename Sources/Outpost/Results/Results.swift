@@ -291,5 +291,4 @@ extension RealmInstance {
         let loaded = Dictionary(zip(loadedRowids, loadedValues), uniquingKeysWith: { first, _ in first })
         return rowids.map { object(table, $0, values: loaded[$0]) }
     }
-
 }

@@ -27,9 +27,7 @@ final class SyncCreateFormat: Sendable {
         var fields: [(name: String, field: Field)] = []
         for (i, property) in table.schema.properties.enumerated() {
             guard let column = table.columnOfProperty[i] else { continue }
-            guard property.collection == .none, property.type != .object, property.type != .mixed,
-                property.type != .linkingObjects
-            else { return nil }
+            guard property.collection == .none, property.type != .object, property.type != .mixed else { return nil }
             var key: [UInt8] = []
             JSONValue.writeString(property.name, to: &key)
             key.append(UInt8(ascii: ":"))

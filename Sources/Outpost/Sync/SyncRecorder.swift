@@ -56,11 +56,18 @@ extension RealmInstance {
     /// top-level field. New objects of classes with only scalar properties are written straight from their rows
     /// (`SyncCreateFormat`), 256 rows per read.
     func syncInstructions(for changes: ChangeSet, deletedKeys: [String: [Int64: Value]]) -> UploadInstructions {
-        var erases: [SyncInstruction] = []
-        var creates = UploadInstructions()
+        let classNames = changes.tables.keys.sorted()
+        // Erases first, then the creates written straight after them, then the sets.
+        var out = UploadInstructions()
+        for className in classNames {
+            guard let pks = deletedKeys[className] else { continue }
+            for rowid in changes.tables[className]!.deletions.sorted() {
+                if let pk = pks[rowid] { out.append(.erase(className: className, primaryKey: pk)) }
+            }
+        }
         var sets: [SyncInstruction] = []
         var ownerFields: [String: [Int64: Set<String>]] = [:]
-        for className in changes.tables.keys.sorted() {
+        for className in classNames {
             let t = changes.tables[className]!
             guard let table = tablesByName[className] ?? table(named: className) else { continue }
             if table.schema.isEmbedded {
@@ -73,13 +80,10 @@ extension RealmInstance {
                 }
                 continue
             }
-            for rowid in t.deletions.sorted() {
-                if let pk = deletedKeys[className]?[rowid] { erases.append(.erase(className: className, primaryKey: pk)) }
-            }
             let inserted = t.sortedInsertions
             if let format = table.syncCreateFormat {
                 do {
-                    try loadRows(table, inserted) { _, values in creates.append { format.writeCreate(values, to: &$0) } }
+                    try loadRows(table, inserted) { _, values in out.append { format.writeCreate(values, to: &$0) } }
                 } catch {
                     fatalError("Outpost could not read '\(className)' rows for the upload: \(error)")
                 }
@@ -87,7 +91,7 @@ extension RealmInstance {
                 for rowid in inserted {
                     guard let document = syncDocument(table, rowid: rowid) else { continue }
                     let pk = table.primaryKeyProperty.flatMap { document[table.schema.properties[$0].name] } ?? .null
-                    creates.append(.create(className: className, primaryKey: pk, fields: document))
+                    out.append(.create(className: className, primaryKey: pk, fields: document))
                 }
             }
             for property in t.modifiedRows.keys.sorted() {
@@ -115,9 +119,6 @@ extension RealmInstance {
                 }
             }
         }
-        var out = UploadInstructions()
-        for erase in erases { out.append(erase) }
-        out.append(creates)
         for set in sets { out.append(set) }
         return out
     }
@@ -156,13 +157,6 @@ struct UploadInstructions {
 
     mutating func append(_ instruction: SyncInstruction) {
         append { instruction.writeJSON(to: &$0) }
-    }
-
-    mutating func append(_ other: UploadInstructions) {
-        guard other.count > 0 else { return }
-        if count > 0 { json.append(UInt8(ascii: ",")) }
-        json.append(contentsOf: other.json)
-        count += other.count
     }
 
     /// Writes the `[…]` array.
