@@ -69,15 +69,8 @@ public final class OutpostServerProcess: Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         let output = OutputBuffer()
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
-                output.append(data)
-            }
-        }
         try process.run()
+        PipeDrain.start(pipe.fileHandleForReading, name: "outpost-server output") { output.append($0) }
         let deadline = ContinuousClock.now + timeout
         var banner: String?
         while banner == nil {

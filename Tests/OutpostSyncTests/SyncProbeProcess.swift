@@ -29,20 +29,13 @@ final class SyncProbeProcess: Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                probe.outputEnded.withLock { $0 = true }
-            } else {
-                probe.output.withLock { $0.append(data) }
-            }
-        }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil } else { probe.errors.withLock { $0.append(data) } }
-        }
         try process.run()
+        PipeDrain.start(out.fileHandleForReading, name: "sync probe output",
+                        onData: { data in probe.output.withLock { $0.append(data) } },
+                        onEnd: { probe.outputEnded.withLock { $0 = true } })
+        PipeDrain.start(err.fileHandleForReading, name: "sync probe errors") { data in
+            probe.errors.withLock { $0.append(data) }
+        }
         return probe
     }
 
