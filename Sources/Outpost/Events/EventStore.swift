@@ -20,6 +20,9 @@ final class EventStore: @unchecked Sendable {
     private var unCheckpointedBytes = 0
     /// The log is copied into the shard by ``checkpointIfNeeded()`` past this size, not by the commit that grows it.
     static let checkpointBytes = 4 * 1024 * 1024
+    /// The size a shard's log file is cut back to when it starts over after a checkpoint (SQLite's
+    /// `journal_size_limit`): room for one ``checkpointBytes`` cycle, so the file is normally written in place.
+    static let logSizeLimit = 2 * checkpointBytes
 
     init(directory: URL, partitionPrefix: String, maxShardSize: Int) {
         self.directory = directory
@@ -189,11 +192,16 @@ final class EventStore: @unchecked Sendable {
 
     /// Copies the current shard's write-ahead log into it once the log has grown past ``checkpointBytes``. Called
     /// on the event worker after a completion, so commits do not wait for it.
+    ///
+    /// The checkpoint is passive and leaves the log file in place: the next scope writes the log from its start
+    /// again, over pages the file already has, so its sync need not also record a new file size (a truncating
+    /// checkpoint made every later commit grow the file; ≈ 0.1 ms more per scope here). `journal_size_limit` cuts a
+    /// log that one very large scope made long back to ``logSizeLimit``.
     func checkpointIfNeeded() {
         lock.withLock {
             guard let current, unCheckpointedBytes >= Self.checkpointBytes else { return }
             unCheckpointedBytes = 0
-            try? current.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try? current.connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
         }
     }
 
@@ -219,7 +227,10 @@ final class EventStore: @unchecked Sendable {
             let connection = try SQLiteConnection(path: path)
             // A write-ahead log with full sync: a committed scope survives a crash or power loss, at the cost of
             // one sync of the log per scope.
-            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA wal_autocheckpoint=0")
+            try connection.execute("""
+                PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA wal_autocheckpoint=0;
+                PRAGMA journal_size_limit=\(Self.logSizeLimit)
+                """)
             unCheckpointedBytes = 0
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS AuditEvent (_id TEXT PRIMARY KEY NOT NULL, timestamp TEXT NOT NULL,
