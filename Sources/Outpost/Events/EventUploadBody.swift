@@ -21,25 +21,54 @@ enum EventUploadBody {
         return out
     }
 
-    /// One event as an `AuditEvent` document.
+    /// One event as an `AuditEvent` document, its fields in sorted key order with no white space: the exact text
+    /// the server stores for it, so the server can keep these bytes instead of writing the document again.
     static func write(_ event: StoredEvent, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"_id":{"$oid":""#.utf8)
-        out.append(contentsOf: event.id.stringValue.utf8)
-        out.append(contentsOf: #""},"timestamp":{"$date":{"$numberLong":""#.utf8)
-        JSONValue.writeInt(Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded(.down)), to: &out)
-        out.append(contentsOf: #""}},"activity":"#.utf8)
-        JSONValue.writeString(event.activity, to: &out)
-        out.append(contentsOf: #","event":"#.utf8)
-        writeOptional(event.event, to: &out)
-        out.append(contentsOf: #","data":"#.utf8)
-        writeOptional(event.data, to: &out)
-        for (key, value) in event.metadata {
-            out.append(UInt8(ascii: ","))
-            JSONValue.writeString(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONValue.writeString(value, to: &out)
+        let metadata = event.metadata.isEmpty ? [] : event.metadata.sorted { $0.key < $1.key }
+        var next = 0  // the next metadata field to write
+        out.append(UInt8(ascii: "{"))
+        for (index, field) in FixedField.allCases.enumerated() {
+            while next < metadata.count, metadata[next].key < field.rawValue {
+                writeMetadata(metadata[next], to: &out)
+                next += 1
+            }
+            if index > 0 || next > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: FixedField.keys[index])
+            switch field {
+            case .id:
+                out.append(contentsOf: #"{"$oid":""#.utf8)
+                event.id.appendHex(to: &out)
+                out.append(contentsOf: #""}"#.utf8)
+            case .activity: JSONValue.writeString(event.activity, to: &out)
+            case .data: writeOptional(event.data, to: &out)
+            case .event: writeOptional(event.event, to: &out)
+            case .timestamp:
+                out.append(contentsOf: #"{"$date":{"$numberLong":""#.utf8)
+                JSONValue.writeInt(event.timestamp.millisecondsSince1970, to: &out)
+                out.append(contentsOf: #""}}"#.utf8)
+            }
+        }
+        while next < metadata.count {
+            writeMetadata(metadata[next], to: &out)
+            next += 1
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// The fields every event has, in sorted key order.
+    private enum FixedField: String, CaseIterable {
+        case id = "_id", activity, data, event, timestamp
+
+        /// `"<name>":` of each case, in order.
+        static let keys: [[UInt8]] = allCases.map { Array("\"\($0.rawValue)\":".utf8) }
+    }
+
+    /// `,"<key>":"<value>"` (metadata always follows a fixed field or another metadata field, except before `_id`).
+    private static func writeMetadata(_ entry: (key: String, value: String), to out: inout [UInt8]) {
+        if out.last != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
+        JSONValue.writeString(entry.key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        JSONValue.writeString(entry.value, to: &out)
     }
 
     private static func writeOptional(_ string: String?, to out: inout [UInt8]) {

@@ -79,7 +79,7 @@ final class SyncCreateFormat: Sendable {
         case (.date, .real(let v)):
             out.append(contentsOf: #"{"$date":{"$numberLong":""#.utf8)
             let date = Date(timeIntervalSinceReferenceDate: v)
-            JSONValue.writeInt(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), to: &out)
+            JSONValue.writeInt(date.millisecondsSince1970, to: &out)
             out.append(contentsOf: #""}}"#.utf8)
         default:
             // Floating point, data, decimals and UUIDs: the general conversion (rare enough per object).

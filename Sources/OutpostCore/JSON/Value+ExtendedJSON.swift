@@ -32,7 +32,7 @@ extension Value {
         case .data(let v):
             return .object(["$binary": .object(["base64": .string(v.base64EncodedString()), "subType": .string("00")])])
         case .date(let v):
-            let ms = Int64((v.timeIntervalSince1970 * 1000).rounded(.down))
+            let ms = v.millisecondsSince1970
             return .object(["$date": .object(["$numberLong": .string(String(ms))])])
         case .objectId(let v): return .object(["$oid": .string(v.stringValue)])
         case .decimal128(let v): return .object(["$numberDecimal": .string(v.stringValue)])
@@ -58,7 +58,7 @@ extension Value {
             out.append(contentsOf: #""}"#.utf8)
         case .date(let v):
             out.append(contentsOf: #"{"$date":{"$numberLong":""#.utf8)
-            JSONValue.writeInt(Int64((v.timeIntervalSince1970 * 1000).rounded(.down)), to: &out)
+            JSONValue.writeInt(v.millisecondsSince1970, to: &out)
             out.append(contentsOf: #""}}"#.utf8)
         case .array(let items):
             out.append(0x5B)

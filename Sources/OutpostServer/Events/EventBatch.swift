@@ -6,14 +6,19 @@ import OutpostCore
 /// nothing else; a partition-based app's partition key is set to the shard's partition value. Building it throws a bad-request error naming the first wrong value.
 struct EventBatch: Sendable {
     let documents: [Document]
+    /// Each document's Extended JSON text (``Document/extendedJSONText``) when the upload carried it as it is;
+    /// nil where the server writes it.
+    let texts: [String?]
 
     static let collection = "AuditEvent"
     /// The most events one upload may carry.
     static let maxEvents = 10_000
 
-    /// Documents already checked (``EventBatchReader``).
-    init(checked documents: [Document]) {
+    /// Documents already checked (``EventBatchReader``), with the texts it kept.
+    init(checked documents: [Document], texts: [String?]) {
+        precondition(texts.count == documents.count)
         self.documents = documents
+        self.texts = texts
     }
 
     init(body: [String: JSONValue], settings: SyncAppSettings) throws(APIError) {
@@ -44,6 +49,7 @@ struct EventBatch: Sendable {
             documents.append(document)
         }
         self.documents = documents
+        self.texts = Array(repeating: nil, count: documents.count)
     }
 
     /// One event: the fixed fields with their types, metadata as strings. The usual forms (strings, null, `_id` as

@@ -5,7 +5,8 @@ import OutpostCore
 /// per event: the shape the event library sends (`_id` as `{"$oid": …}`, `timestamp` as
 /// `{"$date": {"$numberLong": …}}`, every other field a string or null).
 ///
-/// It only accepts what ``EventBatch/init(body:settings:)`` accepts, and gives the same documents. Anything else —
+/// It only accepts what ``EventBatch/init(body:settings:)`` accepts, and gives the same documents; an event sent
+/// in the exact form the server stores (as the event library sends it) also keeps its bytes as its stored text. Anything else —
 /// another Extended JSON form, a wrong value, a bad field name, a repeated `_id`, too many events — makes it
 /// return nil, and the route reads the body the general way, which names what is wrong.
 struct EventBatchReader: JSONTokenReader {
@@ -20,7 +21,7 @@ struct EventBatchReader: JSONTokenReader {
     private mutating func body(settings: SyncAppSettings) -> EventBatch? {
         guard take("{") else { return nil }
         var partition: String?
-        var documents: [Document]?
+        var read: [(document: Document, text: String?)]?
         repeat {
             guard let key = string() else { return nil }
             guard take(":") else { return nil }
@@ -30,38 +31,51 @@ struct EventBatchReader: JSONTokenReader {
                 partition = value
             case "events":
                 guard let events = events() else { return nil }
-                documents = events
+                read = events
             default: return nil
             }
         } while take(",")
         guard take("}") else { return nil }
-        guard reader.atEnd, let partition, var documents else { return nil }
+        guard reader.atEnd, let partition, let events = read else { return nil }
+        var documents = events.map(\.document)
+        var texts = events.map(\.text)
         if let key = settings.partition?.key, settings.partition?.type == .string {
             for i in documents.indices where documents[i].fields[key] == nil {
                 documents[i].fields[key] = .string(partition)
+                texts[i] = nil  // the stored document has a field the upload did not
             }
         }
-        return EventBatch(checked: documents)
+        return EventBatch(checked: documents, texts: texts)
     }
 
-    private mutating func events() -> [Document]? {
+    private mutating func events() -> [(document: Document, text: String?)]? {
         var seen = Set<ObjectId>()
         return array(limit: EventBatch.maxEvents, reservingCapacity: EventUploadBodyEstimate.events(in: reader.bytes.count)) {
-            guard let document = $0.event(), case .objectId(let id)? = document.fields["_id"], seen.insert(id).inserted
+            guard let event = $0.event(), case .objectId(let id)? = event.document.fields["_id"], seen.insert(id).inserted
             else { return nil }
-            return document
+            return event
         }
     }
 
-    private mutating func event() -> Document? {
+    /// One event, and its bytes as text when they are the text the server stores (``CanonicalEventText``).
+    private mutating func event() -> (document: Document, text: String?)? {
+        guard reader.peek() != nil else { return nil }
+        let start = reader.index
         guard take("{") else { return nil }
         var fields: [String: Value] = [:]
         fields.reserveCapacity(8)
+        var canonical = CanonicalEventText()
         if !take("}") {
             repeat {
-                guard let name = string(), take(":") else { return nil }
+                guard reader.peek() != nil else { return nil }
+                let keyStart = reader.index
+                guard let name = string() else { return nil }
+                let keyEnd = reader.index
+                guard take(":") else { return nil }
                 guard !name.isEmpty, name.utf8.first != UInt8(ascii: "$"), !name.utf8.contains(UInt8(ascii: "."))
                 else { return nil }
+                guard reader.peek() != nil else { return nil }
+                let valueStart = reader.index
                 let value: Value
                 switch name {
                 case "_id":
@@ -82,12 +96,14 @@ struct EventBatchReader: JSONTokenReader {
                         value = .string(text)
                     }
                 }
+                canonical.field(key: keyStart..<keyEnd, value: valueStart..<reader.index, name: name, parsed: value,
+                                in: reader.bytes)
                 fields[name] = value
             } while take(",")
             guard take("}") else { return nil }
         }
         guard fields["_id"] != nil, fields["timestamp"] != nil, fields["activity"] != nil else { return nil }
-        return Document(fields)
+        return (Document(fields), canonical.text(of: start..<reader.index, in: reader.bytes))
     }
 
     /// `{"<key>": "<text>"}`: the text.

@@ -30,8 +30,9 @@ struct EventIngest: Sendable {
                            message: error.message)
         }
         // Each event's key and JSON are written once, here (outside the app's transaction, so beside another
-        // upload's commit), for both the `documents` table and the history changeset.
-        let inserts = try PrewrittenInserts(batch.documents)
+        // upload's commit), for both the `documents` table and the history changeset; an event that came in the
+        // stored form keeps the text it came as.
+        let inserts = try PrewrittenInserts(batch.documents, texts: batch.texts)
         let (version, inserted) = try await storage.transaction(appId: settings.appId) { transaction -> (Int64?, Int) in
             let new = try await transaction.insertNew(collection: EventBatch.collection, inserts)
             guard !new.isEmpty else { return (nil, 0) }

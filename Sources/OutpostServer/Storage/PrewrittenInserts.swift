@@ -13,9 +13,16 @@ public struct PrewrittenInserts: Sendable {
 
     /// Writes the keys and texts of documents that each have an `_id`.
     public init(_ documents: [Document]) throws {
+        try self.init(documents, texts: [])
+    }
+
+    /// Writes the keys of documents that each have an `_id`, and the texts not given: `texts` is empty or has one
+    /// entry per document, each nil or equal to that document's ``Document/extendedJSONText``.
+    package init(_ documents: [Document], texts given: [String?]) throws {
+        precondition(given.isEmpty || given.count == documents.count)
         self.documents = documents
         primaryKeys = try documents.map(PrimaryKeyText.primaryKey(of:))
         keys = primaryKeys.map(PrimaryKeyText.make)
-        texts = documents.map(\.extendedJSONText)
+        texts = documents.indices.map { i in (given.isEmpty ? nil : given[i]) ?? documents[i].extendedJSONText }
     }
 }

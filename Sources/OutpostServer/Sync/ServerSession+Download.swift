@@ -86,7 +86,7 @@ extension ServerSession {
         DownloadChangeset(
             serverVersion: changeset.serverVersion, originFileIdent: draft.originFileIdent,
             originClientVersion: draft.originClientVersion,
-            timestamp: Int64(draft.timestamp.timeIntervalSince1970 * 1000), instructions: instructions
+            timestamp: draft.timestamp.millisecondsSince1970, instructions: instructions
         ).writeJSON(to: &json)
         return DownloadCache.Entry(json: json, instructionCount: instructions.count)
     }

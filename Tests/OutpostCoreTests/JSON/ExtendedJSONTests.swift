@@ -1,5 +1,6 @@
 import Foundation
 import OutpostCore
+import OutpostCoreTesting
 import Testing
 
 @Suite struct ExtendedJSONTests {
@@ -70,5 +71,27 @@ import Testing
         } throws: { error in
             (error as? ValueError)?.message == message && (error as? ValueError)?.code == .invalidExtendedJSON
         }
+    }
+
+    /// A date read from milliseconds is written back as the same milliseconds (plain truncation lost one for about
+    /// half of the dates near 1970 and 0.6 % of this century's); a date between milliseconds is still truncated.
+    @Test func datesKeepTheirMillisecondsThroughARoundTrip() throws {
+        var generator = SplitMix64(seed: 0xda7e)
+        let ranges: [ClosedRange<Int64>] = [-62_135_596_800_000...253_402_300_799_999, -10_000...10_000,
+                                            0...978_307_200_000, 978_307_200_000...4_102_444_800_000]
+        for range in ranges {
+            for _ in 0..<20_000 {
+                let ms = Int64.random(in: range, using: &generator)
+                let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+                #expect(date.millisecondsSince1970 == ms, "\(ms)")
+                let text = Value.date(date).extendedJSONText
+                #expect(text == #"{"$date":{"$numberLong":"\#(ms)"}}"#, "\(ms)")
+                #expect(try Document(extendedJSONText: #"{"d":\#(text)}"#)["d"] == .date(date))
+            }
+        }
+        #expect(Date(timeIntervalSince1970: 6.919).millisecondsSince1970 == 6_919)
+        #expect(Date(timeIntervalSince1970: 1.0019).millisecondsSince1970 == 1_001)
+        #expect(Date(timeIntervalSince1970: -1.0019).millisecondsSince1970 == -1_002)
+        #expect(Date(timeIntervalSince1970: 1_700_000_000.1239).millisecondsSince1970 == 1_700_000_000_123)
     }
 }

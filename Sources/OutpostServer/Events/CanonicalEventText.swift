@@ -1,0 +1,125 @@
+import Foundation
+import OutpostCore
+
+/// Decides, while ``EventBatchReader`` reads an event, whether the event's bytes in the upload body are already
+/// the exact Extended JSON text the server stores for it (``Document/extendedJSONText``: keys sorted, no white
+/// space, strings escaped as `JSONValue.writeString` escapes them, `_id` and `timestamp` in their canonical
+/// forms). When they are, the server stores those bytes as they came instead of writing the document again.
+///
+/// The event library sends events in that form. Anything else — another key order, white space, a different
+/// escape, a non-ASCII key, invalid UTF-8 — only means the text is written from the document as before.
+struct CanonicalEventText {
+    private(set) var isCanonical = true
+    /// Bytes of the tokens seen, separators included; the event's slice must be exactly this long (no white space).
+    private var length = 2  // the braces
+    private var fields = 0
+    /// The previous key's characters (inside its quotes), as a range of the body.
+    private var previousKey: Range<Int>?
+
+    /// Notes a field: its key literal and its value's literal, as byte ranges of `bytes`.
+    mutating func field(key: Range<Int>, value: Range<Int>, name: String, parsed: Value, in bytes: [UInt8]) {
+        guard isCanonical else { return }
+        fields += 1
+        length += key.count + 1 + value.count + (fields > 1 ? 1 : 0)
+        let keyCharacters = (key.lowerBound + 1)..<(key.upperBound - 1)
+        let canonical = bytes.withUnsafeBufferPointer { bytes -> Bool in
+            // The key: plain ASCII without escapes, after the previous one in byte order (the order `String`
+            // sorts ASCII in).
+            for i in keyCharacters where bytes[i] < 0x20 || bytes[i] >= 0x80 || bytes[i] == 0x5C { return false }
+            if let previous = previousKey, !Self.precedes(previous, keyCharacters, in: bytes) { return false }
+            switch parsed {
+            case .null:
+                return true  // "null" is the only way to write it
+            case .string:
+                return Self.isCanonicalString(UnsafeBufferPointer(rebasing: bytes[value]))
+            case .objectId:
+                // {"$oid":"<24 lowercase hex digits>"}: any other length means white space or other digits.
+                guard value.count == 35 else { return false }
+                for i in (value.lowerBound + 9)..<(value.lowerBound + 33) {
+                    let c = bytes[i]
+                    guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+                }
+                return true
+            case .date(let date):
+                // {"$date":{"$numberLong":"<ms>"}} with the digits as the server writes them (no sign or zeros
+                // in front): the reader took the number, so only its length can differ.
+                return value.count == 28 + Self.decimalLength(date.millisecondsSince1970)
+            default:
+                return false
+            }
+        }
+        if canonical { previousKey = keyCharacters } else { isCanonical = false }
+    }
+
+    /// Whether the bytes of `a` come before those of `b`.
+    private static func precedes(_ a: Range<Int>, _ b: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common = min(a.count, b.count)
+        for k in 0..<common where bytes[a.lowerBound + k] != bytes[b.lowerBound + k] {
+            return bytes[a.lowerBound + k] < bytes[b.lowerBound + k]
+        }
+        return a.count < b.count
+    }
+
+    /// How many characters `String(n)` has.
+    private static func decimalLength(_ n: Int64) -> Int {
+        var length = n < 0 ? 2 : 1
+        var rest = n.magnitude / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        return length
+    }
+
+    /// The stored text of the event whose object literal is `range`, when it is canonical; else nil.
+    func text(of range: Range<Int>, in bytes: [UInt8]) -> String? {
+        guard isCanonical, range.count == length else { return nil }
+        return String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    /// Whether a string literal (quotes included) is what `JSONValue.writeString` writes for its value: escapes
+    /// only `\"`, `\\`, `\n`, `\r`, `\t` and `\u00xx` (lowercase) for the other control characters, no raw control
+    /// character, valid UTF-8.
+    static func isCanonicalString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        var i = 1
+        let end = bytes.count - 1
+        var ascii = true
+        while i < end {
+            let byte = bytes[i]
+            if byte >= 0x80 {
+                ascii = false
+                i += 1
+            } else if byte == 0x5C {
+                guard i + 1 < end else { return false }
+                switch bytes[i + 1] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    i += 2
+                case UInt8(ascii: "u"):
+                    guard i + 5 < end, bytes[i + 2] == UInt8(ascii: "0"), bytes[i + 3] == UInt8(ascii: "0"),
+                        let high = hexValue(bytes[i + 4]), high <= 1, let low = hexValue(bytes[i + 5])
+                    else { return false }
+                    let code = high << 4 | low
+                    guard code != 0x09, code != 0x0A, code != 0x0D else { return false }
+                    i += 6
+                default:
+                    return false
+                }
+            } else if byte < 0x20 || byte == 0x22 {
+                return false
+            } else {
+                i += 1
+            }
+        }
+        return ascii || String(validating: UnsafeBufferPointer(rebasing: bytes[1..<end]), as: UTF8.self) != nil
+    }
+
+    /// A lowercase hex digit's value (what `JSONValue.writeString` writes), or nil.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+    }
+}
