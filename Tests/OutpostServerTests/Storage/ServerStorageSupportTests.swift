@@ -135,6 +135,57 @@ import Testing
         #expect(!encoded.contains("afterText"))
     }
 
+    /// A transaction's documents go to storage in address order whatever order they were written in; documents
+    /// written in order stay in it; the last write of an address wins; texts written with a document are kept, and a
+    /// later write without a text drops the old one.
+    @Test func writtenDocumentsAreStoredInAddressOrder() throws {
+        func address(_ collection: String, _ n: Int) -> DocumentAddress {
+            DocumentAddress(collection: collection, key: PrimaryKeyText.make(.string(String(format: "k%04d", n))))
+        }
+        func document(_ n: Int, _ tag: String = "") -> Document {
+            ["_id": .string(String(format: "k%04d", n)), "tag": .string(tag)]
+        }
+        var generator = SplitMix64(seed: 0x0dd_0de5)
+        for round in 0..<50 {
+            var writes = TransactionWrites()
+            var expected: [DocumentAddress: Document?] = [:]
+            var texts: [DocumentAddress: String] = [:]
+            let ordered = round % 2 == 0
+            for step in 0..<200 {
+                let collection = ordered ? "A" : ["A", "B", "C"].randomElement(using: &generator)!
+                let n = ordered ? step : Int.random(in: 0..<60, using: &generator)
+                let at = address(collection, n)
+                switch ordered ? 0 : Int.random(in: 0..<4, using: &generator) {
+                case 0, 1:
+                    let doc = document(n, "\(step)")
+                    writes.documents.write(doc, at: at)
+                    expected[at] = .some(doc)
+                    texts[at] = nil
+                case 2:
+                    let doc = document(n, "text \(step)")
+                    writes.documents.write(doc, at: at, text: doc.extendedJSONText)
+                    expected[at] = .some(doc)
+                    texts[at] = doc.extendedJSONText
+                default:
+                    writes.documents.write(nil, at: at)
+                    expected[at] = .some(nil)
+                    texts[at] = nil
+                }
+                #expect(writes.documents[at] == expected[at])
+            }
+            let stored = expected.compactMap { entry in entry.value.map { (entry.key, $0) } }
+                .sorted { DocumentAddress.precedes($0.0, $1.0) }
+            let puts = writes.puts
+            #expect(puts.collections == stored.map(\.0.collection))
+            #expect(puts.keys == stored.map(\.0.key))
+            #expect(puts.bodies == stored.map { texts[$0.0] ?? $0.1.extendedJSONText })
+            let deleted = Set(expected.filter { $0.value == nil }.keys)
+            let deletes = writes.deletes
+            #expect(Set(zip(deletes.collections, deletes.keys).map { DocumentAddress(collection: $0, key: $1) }) == deleted)
+            #expect(writes.documents.count == expected.count)
+        }
+    }
+
     @Test func primaryKeyTextIsExtendedJSON() throws {
         #expect(PrimaryKeyText.make(.string("abc")) == #""abc""#)
         #expect(PrimaryKeyText.make(.int(42)) == "42")

@@ -16,41 +16,58 @@ package protocol TransactionReader: Sendable {
 package struct DocumentAddress: Hashable, Sendable {
     package var collection: String
     package var key: String
+
+    package init(collection: String, key: String) {
+        self.collection = collection
+        self.key = key
+    }
+
+    /// Index order: by collection, then key.
+    @inline(__always)
+    package static func precedes(_ a: DocumentAddress, _ b: DocumentAddress) -> Bool {
+        a.collection == b.collection ? a.key < b.key : a.collection < b.collection
+    }
 }
 
 /// Everything a transaction wrote, in its final state, ready to be applied in one database transaction.
 package struct TransactionWrites: Sendable {
     /// The app's server version when the transaction first looked at its history; nil when it never did.
     package var baseVersion: Int64?
-    /// Documents to store (a document) or delete (nil), by address.
-    package var documents: [DocumentAddress: Document?] = [:]
-    /// The Extended JSON texts of stored documents that came already written, by address.
-    package var texts: [DocumentAddress: String] = [:]
+    /// Documents to store or delete, by address, with the texts that came already written.
+    package var documents = WrittenDocuments()
     /// Appended changesets, with their assigned versions, in order.
     package var changesets: [ServerChangeset] = []
     /// Integrated client versions by client file ident.
     package var progress: [Int64: Int64] = [:]
 
+    package init() {}
+
     package var isEmpty: Bool { documents.isEmpty && changesets.isEmpty && progress.isEmpty }
 
-    /// Documents to store, as (collection, pk_key, Extended JSON text) columns, in a stable order.
+    /// Documents to store, as (collection, pk_key, Extended JSON text) columns, in address order (index order,
+    /// which SQLite and PostgreSQL insert fastest). Documents written in that order already are not sorted again.
     package var puts: (collections: [String], keys: [String], bodies: [String]) {
-        // Sorted by address (index order, which SQLite and PostgreSQL insert fastest), comparing the addresses only.
-        var stored: [(address: DocumentAddress, document: Document)] = []
+        var stored: [Int] = []
         stored.reserveCapacity(documents.count)
-        for (address, document) in documents {
-            if let document { stored.append((address, document)) }
+        var inOrder = true
+        let entries = documents.entries
+        for i in entries.indices where entries[i].document != nil {
+            if inOrder, let last = stored.last, !DocumentAddress.precedes(entries[last].address, entries[i].address) {
+                inOrder = false
+            }
+            stored.append(i)
         }
-        stored.sort { $0.address.collection == $1.address.collection
-            ? $0.address.key < $1.address.key : $0.address.collection < $1.address.collection }
+        if !inOrder {
+            stored.sort { DocumentAddress.precedes(entries[$0].address, entries[$1].address) }
+        }
         var out: ([String], [String], [String]) = ([], [], [])
         out.0.reserveCapacity(stored.count)
         out.1.reserveCapacity(stored.count)
         out.2.reserveCapacity(stored.count)
-        for (address, document) in stored {
-            out.0.append(address.collection)
-            out.1.append(address.key)
-            out.2.append(texts[address] ?? document.extendedJSONText)
+        for i in stored {
+            out.0.append(entries[i].address.collection)
+            out.1.append(entries[i].address.key)
+            out.2.append(entries[i].text ?? entries[i].document!.extendedJSONText)
         }
         return out
     }
@@ -58,9 +75,9 @@ package struct TransactionWrites: Sendable {
     /// Documents to delete, as (collection, pk_key) columns.
     package var deletes: (collections: [String], keys: [String]) {
         var out: ([String], [String]) = ([], [])
-        for (address, document) in documents where document == nil {
-            out.0.append(address.collection)
-            out.1.append(address.key)
+        for entry in documents.entries where entry.document == nil {
+            out.0.append(entry.address.collection)
+            out.1.append(entry.address.key)
         }
         return out
     }
@@ -148,8 +165,7 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
         let key = PrimaryKeyText.make(try PrimaryKeyText.primaryKey(of: document))
         withState { writes in
             let address = DocumentAddress(collection: collection, key: key)
-            writes.documents[address] = .some(document)
-            if !writes.texts.isEmpty { writes.texts[address] = nil }
+            writes.documents.write(document, at: address)
         }
     }
 
@@ -157,8 +173,7 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
         let key = PrimaryKeyText.make(try PrimaryKeyText.primaryKey(of: document))
         withState { writes in
             let address = DocumentAddress(collection: collection, key: key)
-            writes.documents[address] = .some(document)
-            writes.texts[address] = text
+            writes.documents.write(document, at: address, text: text)
         }
     }
 
@@ -175,12 +190,10 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
             var inserted: [Int] = []
             inserted.reserveCapacity(inserts.keys.count)
             writes.documents.reserveCapacity(writes.documents.count + inserts.keys.count)
-            writes.texts.reserveCapacity(writes.texts.count + inserts.keys.count)
             for (i, key) in inserts.keys.enumerated() where stored[key] == nil {
                 let address = DocumentAddress(collection: collection, key: key)
                 if let buffered = writes.documents[address], buffered != nil { continue }
-                writes.documents[address] = .some(inserts.documents[i])
-                writes.texts[address] = inserts.texts[i]
+                writes.documents.write(inserts.documents[i], at: address, text: inserts.texts[i])
                 inserted.append(i)
             }
             return inserted
@@ -198,8 +211,7 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
             existed = try await !reader.documents(collection: collection, keys: [address.key]).isEmpty
         }
         withState { writes in
-            writes.documents[address] = .some(nil)
-            if !writes.texts.isEmpty { writes.texts[address] = nil }
+            writes.documents.write(nil, at: address)
         }
         return existed
     }
