@@ -164,14 +164,19 @@ extension ServerSession {
                                                         before: nil, after: before, changedFields: []))
                     continue
                 }
+                // The document is written once, here, for both the `documents` table and the history.
+                var text: String?
                 if let after = result.document {
-                    try await tx.putDocument(collection: key.collection, after)
+                    text = after.extendedJSONText
+                    try await tx.putDocument(collection: key.collection, after, text: text!)
                 } else {
                     try await tx.deleteDocument(collection: key.collection, primaryKey: key.primaryKey)
                 }
                 working[key] = .some(result.document)
-                accepted.append(DocumentChange(collection: key.collection, primaryKey: key.primaryKey, before: before,
-                                               after: result.document, changedFields: result.changedFields.sorted()))
+                var change = DocumentChange(collection: key.collection, primaryKey: key.primaryKey, before: before,
+                                            after: result.document, changedFields: result.changedFields.sorted())
+                change.afterText = text
+                accepted.append(change)
             }
             let timestamp = Date(timeIntervalSince1970: Double(changeset.timestamp) / 1000)
             if !accepted.isEmpty {
