@@ -77,7 +77,8 @@ extension SQLiteStorage {
                 ON CONFLICT (app, collection, pk_key) DO UPDATE SET body = excluded.body
                 """)
             for i in puts.keys.indices {
-                try put.execute(arguments: [appId, puts.collections[i], puts.keys[i], puts.bodies[i]])
+                try DirectRows.run(put, [.text(appId), .text(puts.collections[i]), .text(puts.keys[i]), .text(puts.bodies[i])],
+                                   in: db)
             }
             let delete = try db.cachedStatement(
                 sql: "DELETE FROM documents WHERE app = ? AND collection = ? AND pk_key = ?")
@@ -86,7 +87,7 @@ extension SQLiteStorage {
             }
             let append = try db.cachedStatement(
                 sql: "INSERT INTO history (app, server_version, body) VALUES (?, ?, ?)")
-            for (version, body) in history { try append.execute(arguments: [appId, version, body]) }
+            for (version, body) in history { try DirectRows.run(append, [.text(appId), .integer(version), .text(body)], in: db) }
             let integrate = try db.cachedStatement(sql: """
                 INSERT INTO client_progress (app, file_ident, client_version) VALUES (?, ?, ?)
                 ON CONFLICT (app, file_ident) DO UPDATE SET client_version = excluded.client_version

@@ -1,0 +1,36 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import OutpostServer
+
+/// The commit's direct row writer (SQLite's C API under GRDB's prepared statements).
+@Suite struct DirectRowsTests {
+    @Test func writesTextAndIntegersAsGRDBWouldAndReportsFailures() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b TEXT)")
+            let insert = try db.cachedStatement(sql: "INSERT INTO t (id, a, b) VALUES (?, ?, ?)")
+            let texts = ["", "plain", "é \"quoted\" \\ 😀", String(repeating: "long ", count: 10_000)]
+            for (i, text) in texts.enumerated() {
+                try DirectRows.run(insert, [.integer(Int64(i)), .text(text), .text("b\(i)")], in: db)
+            }
+            let rows = try Row.fetchAll(db, sql: "SELECT id, a, b FROM t ORDER BY id")
+            #expect(rows.map { $0["a"] as String } == texts, "strings stored byte for byte, the empty one as text")
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(a) FROM t WHERE id = 0") == "text")
+            #expect(rows.map { $0["b"] as String } == texts.indices.map { "b\($0)" })
+
+            // A failing step throws GRDB's error and writes nothing of the row.
+            #expect {
+                try DirectRows.run(insert, [.integer(1), .text("again"), .text("x")], in: db)
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t") == texts.count)
+            // The statement is left reset: GRDB and the writer can both use it again.
+            try insert.execute(arguments: [100, "grdb", nil])
+            try DirectRows.run(insert, [.integer(101), .text("direct"), .text("y")], in: db)
+            #expect(try String.fetchAll(db, sql: "SELECT a FROM t WHERE id >= 100 ORDER BY id") == ["grdb", "direct"])
+        }
+    }
+}
