@@ -41,9 +41,12 @@ struct CanonicalEventText {
                 }
                 return true
             case .date(let date):
-                // {"$date":{"$numberLong":"<ms>"}} with the digits as the server writes them (no sign or zeros
-                // in front): the reader took the number, so only its length can differ.
-                return value.count == 28 + Self.decimalLength(date.millisecondsSince1970)
+                // {"$date":{"$numberLong":"<ms>"}} with the digits the server writes for the date: the same number
+                // (a date far out of range is written as another), without a sign or zeros in front.
+                let digits = (value.lowerBound + 25)..<(value.upperBound - 3)
+                let milliseconds = date.millisecondsSince1970
+                return digits.count == Self.decimalLength(milliseconds)
+                    && Self.integer(UnsafeBufferPointer(rebasing: bytes[digits])) == milliseconds
             default:
                 return false
             }
@@ -58,6 +61,23 @@ struct CanonicalEventText {
             return bytes[a.lowerBound + k] < bytes[b.lowerBound + k]
         }
         return a.count < b.count
+    }
+
+    /// The decimal integer the bytes spell (an optional minus and digits), or nil.
+    private static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !text.isEmpty else { return nil }
+        let negative = text[0] == UInt8(ascii: "-")
+        var magnitude: UInt64 = 0
+        for c in text.dropFirst(negative ? 1 : 0) {
+            guard c >= 0x30, c <= 0x39 else { return nil }
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(c - 0x30))
+            guard !overflow1, !overflow2 else { return nil }
+            magnitude = sum
+        }
+        guard negative else { return Int64(exactly: magnitude) }
+        guard magnitude <= Int64.min.magnitude else { return nil }
+        return Int64(truncatingIfNeeded: 0 &- magnitude)  // two's complement: -magnitude, Int64.min included
     }
 
     /// How many characters `String(n)` has.

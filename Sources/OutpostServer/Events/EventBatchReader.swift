@@ -6,9 +6,9 @@ import OutpostCore
 /// `{"$date": {"$numberLong": …}}`, every other field a string or null).
 ///
 /// It only accepts what ``EventBatch/init(body:settings:)`` accepts, and gives the same documents; an event sent
-/// in the exact form the server stores (as the event library sends it) also keeps its bytes as its stored text. Anything else —
-/// another Extended JSON form, a wrong value, a bad field name, a repeated `_id`, too many events — makes it
-/// return nil, and the route reads the body the general way, which names what is wrong.
+/// in the exact form the server stores (as the event library sends it) also keeps its bytes as its stored text.
+/// Anything else — another Extended JSON form, a wrong value, a bad field name, a repeated `_id`, too many events —
+/// makes it return nil, and the route reads the body the general way, which names what is wrong.
 struct EventBatchReader: JSONTokenReader {
     var reader: JSONReader
 

@@ -93,5 +93,9 @@ import Testing
         #expect(Date(timeIntervalSince1970: 1.0019).millisecondsSince1970 == 1_001)
         #expect(Date(timeIntervalSince1970: -1.0019).millisecondsSince1970 == -1_002)
         #expect(Date(timeIntervalSince1970: 1_700_000_000.1239).millisecondsSince1970 == 1_700_000_000_123)
+        // Beyond 64 bits of milliseconds (a $date near Int64.max read back): the ends, not a trap.
+        #expect(Date(timeIntervalSince1970: Double(Int64.max) / 1000).millisecondsSince1970 == .max)
+        #expect(Date(timeIntervalSince1970: -1e300).millisecondsSince1970 == .min)
+        #expect(Value.date(Date(timeIntervalSince1970: 1e300)).extendedJSONText == #"{"$date":{"$numberLong":"\#(Int64.max)"}}"#)
     }
 }

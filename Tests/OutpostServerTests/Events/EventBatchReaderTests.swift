@@ -92,6 +92,7 @@ import Testing
             #""_id":{"$oid":"65A1B2C3D4E5F60718293A4B"},"activity":"a",\#(ts)"#,            // uppercase ObjectId
             #"\#(id),"activity":"a","timestamp":{"$date":{"$numberLong":"01"}}"#,          // a leading zero
             #"\#(id),"activity":"a","activity":"b",\#(ts)"#,                                // a repeated key
+            #"\#(id),"activity":"a","timestamp":{"$date":{"$numberLong":"9223372036854775000"}}"#,  // no such Date
         ]
         for fields in canonical {
             let batch = try #require(EventBatchReader.read(Array(event(fields).utf8), settings: settings), "\(fields)")
