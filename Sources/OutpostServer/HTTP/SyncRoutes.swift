@@ -82,38 +82,43 @@ struct SyncRoutes {
             return
         }
         ServerMetrics.syncConnection()
-        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
         let connection = SyncConnection(
-            user: user, inbound: stream,
+            user: user, inbound: Self.messages(inbound, outbound: outbound, limit: Self.maxMessageSize),
             send: { text in try await outbound.write(.text(text)) },
             close: { code, reason in try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason) },
             remoteAddress: context.requestContext.remoteAddress)
         logger.debug("sync connection from \(connection.remoteAddress) for user \(user.userId)")
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await Self.pump(inbound, into: continuation, outbound: outbound, limit: Self.maxMessageSize)
-            }
-            await handler.serve(connection)
-            group.cancelAll()
-        }
-        continuation.finish()
+        await handler.serve(connection)
     }
 
-    /// Reads frames, joins continuation frames into text messages and yields them. A binary frame finishes the
-    /// stream with ``SyncFrameError/binaryFrame``; a message over `limit` with ``SyncFrameError/frameTooLarge(limit:)``;
-    /// each also closes the connection (1003, 1009).
-    static func pump(
-        _ inbound: WebSocketInboundStream, into continuation: AsyncThrowingStream<String, any Error>.Continuation,
-        outbound: WebSocketOutboundWriter, limit: Int
-    ) async {
-        var message: ByteBuffer?
-        do {
-            for try await frame in inbound {
+    /// The text messages of a connection, read from its frames when the connection loop asks for the next one (no
+    /// task of its own per connection: an idle connection's suspended tasks are most of its memory). Continuation
+    /// frames are joined. A binary frame ends the stream with ``SyncFrameError/binaryFrame``, a message over `limit`
+    /// with ``SyncFrameError/frameTooLarge(limit:)``; each also closes the connection (1003, 1009).
+    static func messages(_ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, limit: Int)
+        -> AsyncThrowingStream<String, any Error>
+    {
+        let frames = FrameReader(inbound.makeAsyncIterator())
+        return AsyncThrowingStream(unfolding: { try await frames.nextMessage(outbound: outbound, limit: limit) })
+    }
+
+    /// The frame iterator of one connection; only the connection loop's task reads it, one message at a time.
+    private final class FrameReader: @unchecked Sendable {
+        // @unchecked Sendable: `frames` is used by one task at a time (the stream asks for one element at a time).
+        private var frames: WebSocketInboundStream.AsyncIterator
+
+        init(_ frames: WebSocketInboundStream.AsyncIterator) {
+            self.frames = frames
+        }
+
+        /// The next whole text message, or nil when the client closed the connection.
+        func nextMessage(outbound: WebSocketOutboundWriter, limit: Int) async throws -> String? {
+            var message: ByteBuffer?
+            while let frame = try await frames.next() {
                 switch frame.opcode {
                 case .binary:
-                    continuation.finish(throwing: SyncFrameError.binaryFrame)
                     try? await outbound.close(.unacceptableData, reason: "binary frames are not supported")
-                    return
+                    throw SyncFrameError.binaryFrame
                 case .text:
                     message = frame.data
                 case .continuation:
@@ -122,18 +127,12 @@ struct SyncRoutes {
                     message!.writeBuffer(&data)
                 }
                 if let buffer = message, buffer.readableBytes > limit {
-                    continuation.finish(throwing: SyncFrameError.frameTooLarge(limit: limit))
                     try? await outbound.close(.messageTooLarge, reason: "messages are limited to \(limit) bytes")
-                    return
+                    throw SyncFrameError.frameTooLarge(limit: limit)
                 }
-                if frame.fin, let buffer = message {
-                    continuation.yield(String(buffer: buffer))
-                    message = nil
-                }
+                if frame.fin, let buffer = message { return String(buffer: buffer) }
             }
-            continuation.finish()
-        } catch {
-            continuation.finish(throwing: error)
+            return nil
         }
     }
 }
