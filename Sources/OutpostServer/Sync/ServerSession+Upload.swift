@@ -167,8 +167,9 @@ extension ServerSession {
                 // The document is written once, here, for both the `documents` table and the history.
                 var text: String?
                 if let after = result.document {
-                    text = after.extendedJSONText
-                    try await tx.putDocument(collection: key.collection, after, text: text!)
+                    let written = after.extendedJSONText
+                    text = written
+                    try await tx.putDocument(collection: key.collection, after, text: written)
                 } else {
                     try await tx.deleteDocument(collection: key.collection, primaryKey: key.primaryKey)
                 }
