@@ -14,7 +14,8 @@ struct EventIngest: Sendable {
         guard !batch.documents.isEmpty else { return 0 }
         var written: [String: Value] = [:]
         for document in batch.documents {
-            for (field, value) in document.fields where written[field] == nil || written[field] == .null {
+            for (field, value) in document.fields {
+                if let seen = written[field], seen != .null { continue }
                 written[field] = value
             }
         }

@@ -15,6 +15,13 @@ import Testing
             for (i, text) in texts.enumerated() {
                 try DirectRows.run(insert, [.integer(Int64(i)), .text(text), .text("b\(i)")], in: db)
             }
+            // UTF-8 bytes (the history's changeset text) are stored as the same text.
+            for (i, text) in texts.enumerated() {
+                try DirectRows.run(insert, [.integer(Int64(50 + i)), .utf8(Array(text.utf8)), .text("b\(i)")], in: db)
+            }
+            #expect(try String.fetchAll(db, sql: "SELECT a FROM t WHERE id >= 50 ORDER BY id") == texts)
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(a) FROM t WHERE id = 50") == "text")
+            try db.execute(sql: "DELETE FROM t WHERE id >= 50")
             let rows = try Row.fetchAll(db, sql: "SELECT id, a, b FROM t ORDER BY id")
             #expect(rows.map { $0["a"] as String } == texts, "strings stored byte for byte, the empty one as text")
             #expect(try String.fetchOne(db, sql: "SELECT typeof(a) FROM t WHERE id = 0") == "text")

@@ -115,7 +115,12 @@ import Testing
             ]
             if let audience { fields["audience"] = .int(audience) }
             #expect(try draft.storageText() == JSONValue.object(fields).text)
+            #expect(try draft.storageBytes() == Array(JSONValue.object(fields).text.utf8))
         }
+        // With a compensation the bytes are the `Codable` form's, as the text is.
+        var compensated = draft
+        compensated.compensation = Compensation(rejectedClientVersion: 1, rejections: [])
+        #expect(try compensated.storageBytes() == Array(try compensated.storageText().utf8))
     }
 
     /// A change that comes with its document's text (an event upload's inserts) is stored exactly as the same change

@@ -11,6 +11,8 @@ enum DirectRows {
     /// One value of a row.
     enum Argument {
         case text(String)
+        /// Text already in UTF-8 (valid, as the server's own JSON writers make it).
+        case utf8([UInt8])
         case integer(Int64)
     }
 
@@ -37,15 +39,29 @@ enum DirectRows {
             try bind(rest, from: index + 1, to: handle, in: db, then: step)
         case .text(var value):
             try value.withUTF8 { utf8 in
-                if let base = utf8.baseAddress, utf8.count > 0 {
-                    // SQLITE_STATIC (a null destructor): SQLite does not copy the bytes.
-                    let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-                    try check(sqlite3_bind_text(handle, index, characters, Int32(utf8.count), nil), db)
-                } else {
-                    try check(sqlite3_bind_text(handle, index, "", 0, transient), db)  // empty text, not NULL
-                }
+                try bindText(utf8, at: index, to: handle, in: db)
                 try bind(rest, from: index + 1, to: handle, in: db, then: step)
             }
+        case .utf8(let bytes):
+            try bytes.withUnsafeBufferPointer { utf8 in
+                try bindText(utf8, at: index, to: handle, in: db)
+                try bind(rest, from: index + 1, to: handle, in: db, then: step)
+            }
+        }
+    }
+
+    /// Binds UTF-8 bytes as text, in place (`SQLITE_STATIC`, a null destructor: SQLite does not copy them); they
+    /// must stay where they are until the step is done.
+    private static func bindText(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int32, to handle: OpaquePointer,
+                                 in db: Database) throws {
+        if let base = utf8.baseAddress, utf8.count > 0 {
+            guard utf8.count <= Int(Int32.max) else {
+                throw DatabaseError(resultCode: .SQLITE_TOOBIG, message: "a text of \(utf8.count) bytes is too big to store")
+            }
+            let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+            try check(sqlite3_bind_text(handle, index, characters, Int32(utf8.count), nil), db)
+        } else {
+            try check(sqlite3_bind_text(handle, index, "", 0, transient), db)  // empty text, not NULL
         }
     }
 

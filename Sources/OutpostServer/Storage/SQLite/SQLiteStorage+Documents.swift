@@ -59,7 +59,7 @@ extension SQLiteStorage {
         let puts = writes.puts
         let deletes = writes.deletes
         let history = try writes.changesets.map {
-            ($0.serverVersion, try $0.draft.storageText())
+            ($0.serverVersion, try $0.draft.storageBytes())
         }
         let progress = writes.progress.sorted { $0.key < $1.key }
         let base = writes.baseVersion
@@ -87,7 +87,7 @@ extension SQLiteStorage {
             }
             let append = try db.cachedStatement(
                 sql: "INSERT INTO history (app, server_version, body) VALUES (?, ?, ?)")
-            for (version, body) in history { try DirectRows.run(append, [.text(appId), .integer(version), .text(body)], in: db) }
+            for (version, body) in history { try DirectRows.run(append, [.text(appId), .integer(version), .utf8(body)], in: db) }
             let integrate = try db.cachedStatement(sql: """
                 INSERT INTO client_progress (app, file_ident, client_version) VALUES (?, ?, ?)
                 ON CONFLICT (app, file_ident) DO UPDATE SET client_version = excluded.client_version
