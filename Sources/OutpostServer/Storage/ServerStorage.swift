@@ -83,6 +83,14 @@ public protocol ServerStorage: Sendable {
     /// Every document of a collection, in primary-key order.
     func documents(appId: String, collection: String) async throws -> [Document]
 
+    /// One page of a collection's documents in the order of their stored keys (``PrimaryKeyText``, compared byte
+    /// by byte): at most `limit` of those whose key comes after `after` (from the first when nil), each with its
+    /// key, to pass as the next page's `after`. A page shorter than `limit` is the last.
+    ///
+    /// Outpost-internal (subscription bootstraps read collections this way, so a large collection is never in
+    /// memory all at once). Each page is read on its own: pages reflect the committed state when each is read.
+    func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument]
+
     /// The names of the app's collections that hold at least one document.
     func collections(appId: String) async throws -> [String]
 
@@ -162,5 +170,31 @@ extension StorageTransaction {
             inserted.append(i)
         }
         return inserted
+    }
+}
+
+/// A stored document with its key (``PrimaryKeyText``), as ``ServerStorage/documents(appId:collection:after:limit:)``
+/// pages them.
+public struct StoredDocument: Sendable {
+    public var key: String
+    public var document: Document
+
+    public init(key: String, document: Document) {
+        self.key = key
+        self.document = document
+    }
+}
+
+extension ServerStorage {
+    /// Pages ``documents(appId:collection:)`` (drivers of the server's own databases read each page with one
+    /// query instead).
+    public func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument] {
+        let keyed = try await documents(appId: appId, collection: collection).compactMap { document -> StoredDocument? in
+            guard let id = document["_id"] else { return nil }
+            let key = PrimaryKeyText.make(id)
+            if let after, !after.utf8.lexicographicallyPrecedes(key.utf8) { return nil }
+            return StoredDocument(key: key, document: document)
+        }
+        return Array(keyed.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.prefix(max(0, limit)))
     }
 }

@@ -33,9 +33,14 @@ struct SchemaGuard {
         switch instruction {
         case .create(_, let pk, let doc):
             if fields["_id"] == nil { fields["_id"] = pk }
-            for (k, v) in doc.fields where fields[k] == nil || fields[k] == .null { fields[k] = v }
+            // One lookup per field: after an upload's first object, its class's fields are all known.
+            for (k, v) in doc.fields {
+                if let seen = fields[k], seen != .null { continue }
+                fields[k] = v
+            }
         case .set(_, _, let f, let v), .mapSet(_, _, let f, _, let v):
-            if fields[f] == nil || fields[f] == .null { fields[f] = v }
+            if let seen = fields[f], seen != .null { break }
+            fields[f] = v
         case .listInsert(_, _, let f, _, let v), .listSet(_, _, let f, _, let v), .setAdd(_, _, let f, let v):
             if fields[f] == nil { fields[f] = .array([v]) }
         default:

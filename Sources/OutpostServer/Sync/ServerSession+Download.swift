@@ -105,21 +105,16 @@ extension ServerSession {
     /// every document that was in the old view only. All batches but the last say `moreToCome`; the client applies
     /// them together when the last arrives.
     ///
-    /// The documents are read after the downloads up to the cursor were sent, so they may already reflect later
-    /// changes. Returns the server version they reflect at most: until the client has downloaded it, a change that
-    /// removed a document from the old view also removes it from the client (a bootstrap cannot remove what it no
-    /// longer sees).
+    /// Collections are read a page at a time (``ServerStorage/documents(appId:collection:after:limit:)``) and
+    /// batches go out as they fill, so the client reads one while the next is made, and the server never holds a
+    /// whole collection. The documents are read after the downloads up to the cursor were sent, so they may
+    /// already reflect later changes (each page those committed when it was read). Returns the server version
+    /// they reflect at most: until the client has downloaded it, a change that removed a document from the old
+    /// view also removes it from the client (a bootstrap cannot remove what it no longer sees).
     @discardableResult
     func sendBootstrap(from old: SessionView, to new: SessionView) async throws -> Int64 {
         let collections = Set(old.queries.keys).union(new.queries.keys).sorted()
-        var stored: [(collection: String, documents: [Document])] = []
-        for collection in collections {
-            stored.append((collection, try await engine.storage.documents(appId: user.appId, collection: collection)))
-        }
-        // Read after the documents: every change they reflect has a version up to this one.
-        let reflected = try await engine.storage.latestServerVersion(appId: user.appId)
         let latest = try await engine.hub.latestVersion(appId: user.appId)
-        // Batches go out as they fill, so the client reads one while the next is made; the last one says so.
         let size = SyncProtocolLimits.maxInstructionsPerDownload
         var ready: [DownloadInstruction]?
         var filling: [DownloadInstruction] = []
@@ -132,24 +127,35 @@ extension ServerSession {
                 session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
                 queryVersion: new.queryVersion, batch: isLast ? .lastInBatch : .moreToCome, changesets: changesets))
         }
-        for (collection, documents) in stored {
-            for document in documents {
-                guard let pk = document["_id"] else { continue }
-                if new.isVisible(collection, document) {
-                    filling.append(.upsert(className: collection, primaryKey: pk, fields: new.readableFields(collection, document)))
-                } else if old.isVisible(collection, document) {
-                    filling.append(.erase(className: collection, primaryKey: pk))
-                } else {
-                    continue
+        for collection in collections {
+            var after: String?
+            while true {
+                let page = try await engine.storage.documents(
+                    appId: user.appId, collection: collection, after: after, limit: Self.bootstrapPageSize)
+                for stored in page {
+                    let document = stored.document
+                    guard let pk = document["_id"] else { continue }
+                    if new.isVisible(collection, document) {
+                        filling.append(.upsert(className: collection, primaryKey: pk, fields: new.readableFields(collection, document)))
+                    } else if old.isVisible(collection, document) {
+                        filling.append(.erase(className: collection, primaryKey: pk))
+                    } else {
+                        continue
+                    }
+                    if filling.count == size {
+                        // The batch before is sent now that a later one exists (the last one must say so).
+                        if let ready { await send(ready, isLast: false) }
+                        ready = filling
+                        filling = []
+                        filling.reserveCapacity(size)
+                    }
                 }
-                if filling.count == size {
-                    if let ready { await send(ready, isLast: false) }
-                    ready = filling
-                    filling = []
-                    filling.reserveCapacity(size)
-                }
+                guard page.count == Self.bootstrapPageSize, let last = page.last else { break }
+                after = last.key
             }
         }
+        // Read after the documents: every change they reflect has a version up to this one.
+        let reflected = try await engine.storage.latestServerVersion(appId: user.appId)
         // The last message holds the last instructions (or none at all when there are none).
         if filling.isEmpty, let full = ready {
             await send(full, isLast: true)
@@ -159,4 +165,7 @@ extension ServerSession {
         }
         return reflected
     }
+
+    /// How many documents a bootstrap reads at a time.
+    static let bootstrapPageSize = 1_000
 }

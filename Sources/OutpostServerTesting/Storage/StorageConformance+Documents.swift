@@ -173,6 +173,59 @@ extension StorageConformance {
                     try await storage.collections(appId: app), [hostileName, "Item", "Tag"].sorted(),
                     "a collection without documents is not listed")
             },
+            Check("documents: a collection reads page by page in stored-key order") { storage in
+                let app = appId()
+                var documents: [Document] = []
+                for n: Int64 in [-40, -3, 0, 7, 12, 100, 1_000_000] { documents.append(["_id": .int(n), "n": .int(n)]) }
+                for s in ["b", "a", "B", "é", "\u{1}", "😀", "a\"b"] { documents.append(["_id": .string(s), "s": .string(s)]) }
+                for _ in 0..<6 { documents.append(["_id": .objectId(ObjectId.generate()), "o": .bool(true)]) }
+                for _ in 0..<4 { documents.append(["_id": .uuid(UUID()), "u": .null]) }
+                let toPut = documents
+                try await storage.transaction(appId: app) { tx in
+                    for document in toPut.reversed() { try await tx.putDocument(collection: "Paged", document) }
+                    try await tx.putDocument(collection: "Other", ["_id": .int(1)])
+                }
+                try await storage.transaction(appId: appId()) { tx in
+                    try await tx.putDocument(collection: "Paged", ["_id": .int(5)])  // another app's
+                }
+                let expected = documents.map { (key: PrimaryKeyText.make($0["_id"]!), document: $0) }
+                    .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                var read: [StoredDocument] = []
+                var sizes: [Int] = []
+                var after: String?
+                while true {
+                    let page = try await storage.documents(appId: app, collection: "Paged", after: after, limit: 7)
+                    sizes.append(page.count)
+                    read += page
+                    guard page.count == 7, let last = page.last else { break }
+                    after = last.key
+                }
+                try Expect.equal(sizes, [7, 7, 7, 3], "page sizes")
+                try Expect.equal(read.map(\.key), expected.map(\.key), "keys in byte order, each once")
+                try Expect.equal(read.map(\.document), expected.map(\.document), "the documents")
+                let all = try await storage.documents(appId: app, collection: "Paged", after: nil, limit: 1_000)
+                try Expect.equal(all.map(\.key), expected.map(\.key), "one page for all")
+                let middle = expected[10].key
+                try Expect.equal(
+                    try await storage.documents(appId: app, collection: "Paged", after: middle, limit: 3).map(\.key),
+                    expected[11..<14].map(\.key), "after a key: the keys after it")
+                // A page reads what is committed when it is read.
+                _ = try await storage.transaction(appId: app) { tx in
+                    try await tx.deleteDocument(collection: "Paged", primaryKey: expected[11].document["_id"]!)
+                }
+                try Expect.equal(
+                    try await storage.documents(appId: app, collection: "Paged", after: middle, limit: 3).map(\.key),
+                    expected[12..<15].map(\.key), "a deleted document is not read")
+                try Expect.equal(try await storage.documents(appId: app, collection: "Paged", after: nil, limit: 0).count, 0,
+                                 "limit 0")
+                try Expect.equal(try await storage.documents(appId: app, collection: "Paged", after: nil, limit: -1).count, 0,
+                                 "a negative limit reads nothing")
+                try Expect.equal(
+                    try await storage.documents(appId: app, collection: "Paged", after: expected.last!.key, limit: 7).count,
+                    0, "after the last key")
+                try Expect.equal(try await storage.documents(appId: app, collection: "Missing", after: nil, limit: 7).count, 0,
+                                 "an empty collection")
+            },
             Check("documents: put replaces, delete reports existence") { storage in
                 let app = appId()
                 try await storage.transaction(appId: app) { tx in

@@ -2,6 +2,7 @@ import Foundation
 import OutpostCore
 import OutpostCoreTesting
 import OutpostServer
+import OutpostServerTesting
 import Testing
 
 @Suite struct ServerStorageSupportTests {
@@ -189,6 +190,12 @@ import Testing
             #expect(Set(zip(deletes.collections, deletes.keys).map { DocumentAddress(collection: $0, key: $1) }) == deleted)
             #expect(writes.documents.count == expected.count)
         }
+    }
+
+    /// Storages without a paged read of their own (the in-memory one) page their full listing the same way.
+    @Test func thePagedReadOfAStorageWithoutOneIsTheSame() async throws {
+        let check = try #require(StorageConformance.checks.first { $0.name.hasPrefix("documents: a collection reads page by page") })
+        try await check.run { MemoryStorage() }
     }
 
     @Test func primaryKeyTextIsExtendedJSON() throws {

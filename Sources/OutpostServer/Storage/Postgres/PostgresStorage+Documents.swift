@@ -169,6 +169,16 @@ extension PostgresStorage {
         return try PrimaryKeyText.sortedByPrimaryKey(bodies.map(StorageCoding.decodeDocument))
     }
 
+    public func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument] {
+        // `pk_key` is `COLLATE "C"`: byte order, as the other drivers page.
+        let rows = try await rows("read a collection", """
+            SELECT pk_key, body::text FROM documents
+            WHERE app = \(appId) AND collection = \(collection) AND pk_key > \(after ?? "")
+            ORDER BY pk_key LIMIT \(Int64(max(0, limit)))
+            """) { row in try row.decode((String, String).self) }
+        return try rows.map { StoredDocument(key: $0.0, document: try StorageCoding.decodeDocument($0.1)) }
+    }
+
     public func collections(appId: String) async throws -> [String] {
         try await rows(
             "list collections",

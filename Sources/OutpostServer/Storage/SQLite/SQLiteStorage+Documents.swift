@@ -173,6 +173,19 @@ extension SQLiteStorage {
         return try PrimaryKeyText.sortedByPrimaryKey(bodies.map(StorageCoding.decodeDocument))
     }
 
+    public func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument] {
+        let rows = try await read("read a collection") { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT pk_key, body FROM documents WHERE app = ? AND collection = ? AND pk_key > ?
+                    ORDER BY pk_key LIMIT ?
+                    """),
+                arguments: [appId, collection, after ?? "", max(0, limit)]
+            ).map { (row: Row) -> (String, String) in (row[0], row[1]) }
+        }
+        return try rows.map { StoredDocument(key: $0.0, document: try StorageCoding.decodeDocument($0.1)) }
+    }
+
     public func collections(appId: String) async throws -> [String] {
         try await read("list collections") { db in
             try String.fetchAll(
