@@ -10,7 +10,12 @@ actor SyncHub {
     private var listeners: [String: [ObjectIdentifier: SessionWaker]] = [:]
     /// Storage reads in flight: sessions that miss the cache for the same range wait for the one read.
     private var loads: [LoadKey: Task<[ServerChangeset], any Error>] = [:]
+    /// At most this many changesets are kept per app…
     private let cacheLimit = 4_096
+    /// …and about this much memory of their documents (``memoryWeight(of:)``): large transactions are not kept by
+    /// the thousand. The newest changeset is always kept.
+    private let cacheBytes: Int
+    private var recentBytes: [String: Int] = [:]
 
     private struct LoadKey: Hashable {
         let appId: String
@@ -19,8 +24,10 @@ actor SyncHub {
         let limit: Int
     }
 
-    init(storage: any ServerStorage) {
+    /// - Parameter cacheBytes: about how much memory of recent changesets to keep per app (64 MiB by default).
+    init(storage: any ServerStorage, cacheBytes: Int = 64 << 20) {
         self.storage = storage
+        self.cacheBytes = cacheBytes
     }
 
     /// Registers a session's waker for an app's new versions.
@@ -99,16 +106,53 @@ actor SyncHub {
         guard let first = changesets.first else { return }
         // Taken out of the dictionary while it changes, so that appending does not copy it.
         var cached = recent.removeValue(forKey: appId) ?? []
-        defer { recent[appId] = cached }
+        var bytes = recentBytes[appId] ?? 0
+        defer {
+            recent[appId] = cached
+            recentBytes[appId] = bytes
+        }
         if let last = cached.last, last.serverVersion + 1 >= first.serverVersion {
-            cached.append(contentsOf: changesets.filter { $0.serverVersion > last.serverVersion })
+            let new = changesets.filter { $0.serverVersion > last.serverVersion }
+            cached.append(contentsOf: new)
+            bytes += new.reduce(0) { $0 + Self.memoryWeight(of: $1) }
         } else if cached.isEmpty || first.serverVersion > (cached.last?.serverVersion ?? 0) {
             cached = changesets
+            bytes = changesets.reduce(0) { $0 + Self.memoryWeight(of: $1) }
         } else {
             return
         }
         // Trimmed by a quarter at a time rather than by one element per commit.
-        if cached.count > cacheLimit + cacheLimit / 4 { cached.removeFirst(cached.count - cacheLimit) }
+        var drop = cached.count > cacheLimit + cacheLimit / 4 ? cached.count - cacheLimit : 0
+        var kept = bytes
+        for changeset in cached.prefix(drop) { kept -= Self.memoryWeight(of: changeset) }
+        if kept > cacheBytes {
+            // Down to three quarters, so that a full cache is not trimmed again at every commit.
+            while kept > cacheBytes / 4 * 3, drop < cached.count - 1 {
+                kept -= Self.memoryWeight(of: cached[drop])
+                drop += 1
+            }
+        }
+        if drop > 0 {
+            cached.removeFirst(drop)
+            bytes = kept
+        }
+    }
+
+    /// About the memory a cached changeset holds: its documents (as values and, when kept, as text) and a little
+    /// per change.
+    static func memoryWeight(of changeset: ServerChangeset) -> Int {
+        var bytes = 256
+        for change in changeset.draft.changes {
+            bytes += 128
+            if let text = change.afterText { bytes += 2 * text.utf8.count } else if change.after != nil { bytes += 512 }
+            if change.before != nil { bytes += 512 }
+        }
+        return bytes
+    }
+
+    /// How many changesets of an app are in memory, and about how many bytes they hold (for tests).
+    func cached(appId: String) -> (changesets: Int, bytes: Int) {
+        (recent[appId]?.count ?? 0, recentBytes[appId] ?? 0)
     }
 }
 

@@ -90,4 +90,42 @@ import Testing
         #expect(retried.changesets.map(\.serverVersion) == [version])
         #expect(storage.reads.load(ordering: .relaxed) == 2)
     }
+
+    /// The hub keeps recent changesets by memory as well as by count: large transactions are not kept by the
+    /// thousand, the newest one is kept even when it alone is over the limit, and what was let go is read from
+    /// storage again.
+    @Test func recentChangesetsAreBoundedByMemoryAndTheNewestIsKept() async throws {
+        let storage = CountingStorage(MemoryStorage())
+        try await storage.prepare()
+        let limit = 200_000
+        let hub = SyncHub(storage: storage, cacheBytes: limit)
+        func changeset(_ version: Int64, documents: Int) -> ServerChangeset {
+            ServerChangeset(serverVersion: version, draft: ServerChangesetDraft(changes: (0..<documents).map { i in
+                let document: Document = ["_id": .int(Int64(i)), "text": .string(String(repeating: "x", count: 400))]
+                return DocumentChange(collection: "Item", primaryKey: .int(Int64(i)), inserted: document,
+                                      text: document.extendedJSONText)
+            }))
+        }
+        // Twenty changesets of 50 documents (≈ 45 KB each by the hub's weight): far fewer than the count limit.
+        for version in 1...20 as ClosedRange<Int64> {
+            await hub.record(appId: "app", [changeset(version, documents: 50)])
+            let (count, bytes) = await hub.cached(appId: "app")
+            #expect(bytes <= limit || count == 1, "at \(version): \(count) changesets, \(bytes) bytes")
+            #expect(bytes > 0)
+        }
+        let (count, bytes) = await hub.cached(appId: "app")
+        #expect(count < 20 && count >= 2, "\(count) of 20 kept")
+        #expect(bytes == (20 - count + 1...20).map { SyncHub.memoryWeight(of: changeset(Int64($0), documents: 50)) }.reduce(0, +),
+                "the running total matches what is kept")
+        // The newest changeset is kept even when it alone is over the limit.
+        await hub.record(appId: "app", [changeset(21, documents: 1_000)])
+        #expect(await hub.cached(appId: "app").changesets == 1)
+        await hub.announce(ChangeNotification(appId: "app", serverVersion: 21))
+        let newest = try await hub.catchUp(appId: "app", after: 20, upTo: nil, limit: 10)
+        #expect(newest.changesets.map(\.serverVersion) == [21])
+        #expect(storage.reads.load(ordering: .relaxed) == 0, "served from memory")
+        // An older range is read from storage (this storage has none of them: the hub returns what it reads).
+        _ = try await hub.catchUp(appId: "app", after: 5, upTo: 21, limit: 10)
+        #expect(storage.reads.load(ordering: .relaxed) == 1, "let go, so read again")
+    }
 }
