@@ -4,23 +4,20 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
     /// - Throws: ``ValueError`` with code ``ValueError/Code/invalidObjectIdString`` whose message
     ///   names the text and what was wrong with it.
     public init(string: String) throws {
-        var raw = [UInt8]()
-        raw.reserveCapacity(12)
-        var high: UInt8?
         var valid = string.utf8.count == 24
         if valid {
-            for unit in string.utf8 {
-                guard let nibble = Self.hexValue(unit) else { valid = false; break }
-                if let h = high {
-                    raw.append(h << 4 | nibble)
-                    high = nil
-                } else {
-                    high = nibble
+            // Parsed in place, two digits per byte, without an intermediate array (uploads parse one per object).
+            self.init { raw in
+                var i = 0, high: UInt8 = 0
+                for unit in string.utf8 {
+                    guard let nibble = Self.hexValue(unit) else { valid = false; return }
+                    if i & 1 == 0 { high = nibble } else { raw[i >> 1] = high << 4 | nibble }
+                    i += 1
                 }
             }
+            if valid { return }
         }
-        guard valid else { throw Self.parseError(string) }
-        try self.init(bytes: raw)
+        throw Self.parseError(string)
     }
 
     /// Creates an id from a literal; traps if the literal is not 24 hexadecimal characters.
@@ -34,13 +31,9 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
 
     /// The 24-character lowercase hexadecimal form, as Realm prints it.
     public var stringValue: String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        return withUnsafeBytes { raw in
+        withUnsafeBytes { raw in
             String(unsafeUninitializedCapacity: 24) { buffer in
-                for (i, byte) in raw.enumerated() {
-                    buffer[2 * i] = digits[Int(byte >> 4)]
-                    buffer[2 * i + 1] = digits[Int(byte & 0xF)]
-                }
+                Self.writeHex(raw, to: UnsafeMutableRawBufferPointer(buffer))
                 return 24
             }
         }
@@ -48,23 +41,34 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
 
     /// Appends the 24 lowercase hexadecimal digits of ``stringValue`` as UTF-8 bytes.
     package func appendHex(to out: inout [UInt8]) {
-        withUnsafeBytes { raw in
-            for byte in raw {
-                out.append(Self.hexDigits[Int(byte >> 4)])
-                out.append(Self.hexDigits[Int(byte & 0xF)])
-            }
-        }
+        withUnsafeBytes { Self.appendHex(ofRaw: $0, to: &out) }
     }
 
     /// Appends the lowercase hex of stored ObjectId bytes (12 of them) without making an `ObjectId`.
     package static func appendHex(of bytes: [UInt8], to out: inout [UInt8]) {
-        for byte in bytes {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0xF)])
+        bytes.withUnsafeBytes { appendHex(ofRaw: $0, to: &out) }
+    }
+
+    /// Appends two lowercase hexadecimal digits per byte, growing `out` once.
+    private static func appendHex(ofRaw raw: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        let start = out.count, count = raw.count * 2
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBytes { buffer in
+            writeHex(raw, to: UnsafeMutableRawBufferPointer(rebasing: buffer[start..<(start + count)]))
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// Writes two lowercase hexadecimal digits per byte of `raw` into `buffer` (at least twice as long), computing
+    /// each digit instead of reading it from a table.
+    @inline(__always)
+    private static func writeHex(_ raw: UnsafeRawBufferPointer, to buffer: UnsafeMutableRawBufferPointer) {
+        @inline(__always) func digit(_ nibble: UInt8) -> UInt8 { nibble &+ (nibble < 10 ? 0x30 : 0x57) }
+        for i in 0..<raw.count {
+            let byte = raw[i]
+            buffer[2 &* i] = digit(byte >> 4)
+            buffer[2 &* i &+ 1] = digit(byte & 0xF)
+        }
+    }
 
     /// Same as ``stringValue``.
     public var description: String { stringValue }

@@ -32,6 +32,12 @@ public struct ObjectId: Hashable, Sendable, Comparable {
         }
     }
 
+    /// Creates an id by letting `body` write its 12 bytes (they start as zeros), with no intermediate buffer.
+    package init(writingBytes body: (UnsafeMutableRawBufferPointer) -> Void) {
+        self.init()
+        Swift.withUnsafeMutableBytes(of: &storage, body)
+    }
+
     /// Creates an id from its 12 bytes in an array: the same as the generic initializer, copied in one step (the
     /// generic one, called from another module, reads the collection element by element through its witnesses).
     public init(bytes: [UInt8]) throws {

@@ -23,10 +23,16 @@ struct WriteJudge {
     }
 
     private func permissionDenial(collection: String, before: Document?, after: Document?, changed: Set<String>) -> String? {
-        let context = view.context
-        guard let role = view.role(for: collection).role else {
+        guard let chosen = view.role(for: collection) else {
             return "was denied: no role applies to this user for table \"\(collection)\""
         }
+        return Self.denial(by: chosen.role, context: view.context, before: before, after: after, changed: changed)
+    }
+
+    /// Why `role` denies the change, or nil.
+    private static func denial(
+        by role: Role, context: RuleContext, before: Document?, after: Document?, changed: Set<String>
+    ) -> String? {
         var byFilter: String { "was denied by write filter in role \"\(role.name)\"" }
         switch (before, after) {
         case (nil, let after?):

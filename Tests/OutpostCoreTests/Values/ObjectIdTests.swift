@@ -27,6 +27,24 @@ import Testing
         #expect(upper.stringValue == "abcdef0123456789abcdef01")
     }
 
+    /// Every byte value prints as its two lowercase digits, in all three ways of writing the hex, and parses back.
+    @Test func everyByteValuePrintsAsTwoLowercaseDigitsAndParsesBack() throws {
+        for start in stride(from: 0, to: 256, by: 12) {
+            let bytes = (0..<12).map { UInt8((start + $0) % 256) }
+            let id = try ObjectId(bytes: bytes)
+            let expected = bytes.map { String(format: "%02x", $0) }.joined()
+            #expect(id.stringValue == expected)
+            var out = Array("prefix".utf8)
+            id.appendHex(to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == "prefix" + expected)
+            out = Array("x".utf8)
+            ObjectId.appendHex(of: bytes, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == "x" + expected)
+            #expect(try ObjectId(string: expected) == id)
+            #expect(try ObjectId(string: expected.uppercased()) == id)
+        }
+    }
+
     @Test(arguments: [
         ("xyz", "Invalid ObjectId string 'xyz': expected 24 hexadecimal characters, found 'x' at offset 0", 0),
         ("", "Invalid ObjectId string '': expected 24 hexadecimal characters, got 0", nil),
@@ -35,6 +53,9 @@ import Testing
         ("5f1b2c3d4e5g60718293a4b5", "Invalid ObjectId string '5f1b2c3d4e5g60718293a4b5': expected 24 hexadecimal characters, found 'g' at offset 11", 11),
         (" 5f1b2c3d4e5f60718293a4b", "Invalid ObjectId string ' 5f1b2c3d4e5f60718293a4b': expected 24 hexadecimal characters, found ' ' at offset 0", 0),
         ("5f1b2c3d4e5f60718293a4bé", "Invalid ObjectId string '5f1b2c3d4e5f60718293a4bé': expected 24 hexadecimal characters, found 'é' at offset 23", 23),
+        // The last digit wrong, and 24 UTF-8 bytes that are 23 characters.
+        ("5f1b2c3d4e5f60718293a4bz", "Invalid ObjectId string '5f1b2c3d4e5f60718293a4bz': expected 24 hexadecimal characters, found 'z' at offset 23", 23),
+        ("5f1b2c3d4e5f60718293a4é", "Invalid ObjectId string '5f1b2c3d4e5f60718293a4é': expected 24 hexadecimal characters, found 'é' at offset 22", 22),
     ] as [(String, String, Int?)])
     func invalidStringsThrowTypedErrors(text: String, message: String, position: Int?) {
         do {

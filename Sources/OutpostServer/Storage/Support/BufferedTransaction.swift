@@ -142,21 +142,29 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
 
     package func documents(collection: String, primaryKeys: [Value]) async throws -> [Value: Document] {
         var result: [Value: Document] = [:]
-        var missing: [String: [Value]] = [:]
+        // The keys not written by this transaction, each with its primary key (in the same order; a key asked for
+        // twice is read twice).
+        var missingKeys: [String] = [], missingPrimaryKeys: [Value] = []
+        missingKeys.reserveCapacity(primaryKeys.count)
+        missingPrimaryKeys.reserveCapacity(primaryKeys.count)
         withState { writes in
+            // A transaction that reads documents usually writes about as many: its buffer grows once, here.
+            writes.documents.reserveCapacity(writes.documents.count + primaryKeys.count)
             for primaryKey in primaryKeys {
                 let key = PrimaryKeyText.make(primaryKey)
                 if let buffered = writes.documents[DocumentAddress(collection: collection, key: key)] {
                     if let buffered { result[primaryKey] = buffered }
                 } else {
-                    missing[key, default: []].append(primaryKey)
+                    missingKeys.append(key)
+                    missingPrimaryKeys.append(primaryKey)
                 }
             }
         }
-        guard !missing.isEmpty else { return result }
-        let stored = try await reader.documents(collection: collection, keys: Array(missing.keys))
-        for (key, document) in stored {
-            for primaryKey in missing[key] ?? [] { result[primaryKey] = document }
+        guard !missingKeys.isEmpty else { return result }
+        let stored = try await reader.documents(collection: collection, keys: missingKeys)
+        guard !stored.isEmpty else { return result }
+        for (key, primaryKey) in zip(missingKeys, missingPrimaryKeys) {
+            if let document = stored[key] { result[primaryKey] = document }
         }
         return result
     }

@@ -38,12 +38,13 @@ package struct WrittenDocuments: Sendable {
     /// Notes that the transaction stores `document` at `address` (nil: deletes it); `text` must be nil or equal
     /// `document.extendedJSONText`.
     package mutating func write(_ document: Document?, at address: DocumentAddress, text: String? = nil) {
-        if let i = index[address] {
+        let next = entries.count
+        let i = index.valueOrInsert(next, forKey: address)
+        if i == next {
+            entries.append(Entry(address: address, document: document, text: text))
+        } else {
             entries[i].document = document
             entries[i].text = text
-        } else {
-            index[address] = entries.count
-            entries.append(Entry(address: address, document: document, text: text))
         }
     }
 }
