@@ -44,6 +44,12 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
         withUnsafeBytes { Self.appendHex(ofRaw: $0, to: &out) }
     }
 
+    /// Writes the 24 lowercase hexadecimal digits of ``stringValue`` at the start of `buffer` (24 bytes or more).
+    package func writeHex(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= 24)
+        withUnsafeBytes { Self.writeHex($0, to: buffer) }
+    }
+
     /// Appends the lowercase hex of stored ObjectId bytes (12 of them) without making an `ObjectId`.
     package static func appendHex(of bytes: [UInt8], to out: inout [UInt8]) {
         bytes.withUnsafeBytes { appendHex(ofRaw: $0, to: &out) }

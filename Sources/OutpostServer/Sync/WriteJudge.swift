@@ -33,19 +33,18 @@ struct WriteJudge {
     private static func denial(
         by role: Role, context: RuleContext, before: Document?, after: Document?, changed: Set<String>
     ) -> String? {
-        var byFilter: String { "was denied by write filter in role \"\(role.name)\"" }
         switch (before, after) {
         case (nil, let after?):
-            guard role.canWrite(after, context: context) else { return byFilter }
+            guard role.canWrite(after, context: context) else { return byFilter(role) }
             // `canInsert` without evaluating the write filter a second time.
             guard role.insert.evaluate(after, context: context) else {
                 return "was denied by insert permission in role \"\(role.name)\""
             }
         case (let before?, nil):
-            guard role.canWrite(before, context: context) else { return byFilter }
+            guard role.canWrite(before, context: context) else { return byFilter(role) }
             guard role.canDelete(before, context: context) else { return "was denied by delete permission in role \"\(role.name)\"" }
         case (let before?, let after?):
-            guard role.canWrite(before, context: context), role.canWrite(after, context: context) else { return byFilter }
+            guard role.canWrite(before, context: context), role.canWrite(after, context: context) else { return byFilter(role) }
         case (nil, nil):
             return nil
         }
@@ -65,5 +64,11 @@ struct WriteJudge {
             }
         }
         return nil
+    }
+
+    /// The reason for a write filter's denial. A function, not a local computed variable: capturing the role in
+    /// one copied it (a dozen retains) for every object judged.
+    private static func byFilter(_ role: Role) -> String {
+        "was denied by write filter in role \"\(role.name)\""
     }
 }

@@ -205,6 +205,14 @@ import Testing
         let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
         #expect(PrimaryKeyText.make(.uuid(uuid)) == #"{"$uuid":"e621e1f8-c36c-495a-93fc-0c247a3e6e5f"}"#)
         #expect(PrimaryKeyText.make(.int(1)) != PrimaryKeyText.make(.string("1")))
+        // ObjectId keys are written by their own path: the same text as the value's Extended JSON, for every byte.
+        var generator = SplitMix64(seed: 0x0b1e_c71d)
+        for _ in 0..<200 {
+            let id = try ObjectId(bytes: (0..<12).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+            #expect(PrimaryKeyText.make(.objectId(id)) == Value.objectId(id).extendedJSONText)
+        }
+        #expect(PrimaryKeyText.make(.objectId(try ObjectId(bytes: [UInt8](repeating: 0xFF, count: 12))))
+                == #"{"$oid":"ffffffffffffffffffffffff"}"#)
     }
 
     @Test func primaryKeyOrder() {

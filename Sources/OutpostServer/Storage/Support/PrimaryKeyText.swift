@@ -9,7 +9,19 @@ import OutpostCore
 package enum PrimaryKeyText {
     /// The `pk_key` text of a primary key.
     package static func make(_ primaryKey: Value) -> String {
-        primaryKey.extendedJSONText
+        guard case .objectId(let id) = primaryKey else { return primaryKey.extendedJSONText }
+        // The usual key, written straight into its string (`{"$oid":"<24 hex digits>"}`, as `extendedJSONText`
+        // writes it) without an intermediate buffer: every uploaded object's key is written at least twice.
+        let prefix: StaticString = #"{"$oid":""#
+        let length = prefix.utf8CodeUnitCount + 24 + 2
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            prefix.withUTF8Buffer { raw.copyMemory(from: UnsafeRawBufferPointer($0)) }
+            id.writeHex(into: UnsafeMutableRawBufferPointer(rebasing: raw[prefix.utf8CodeUnitCount...]))
+            raw[length - 2] = UInt8(ascii: "\"")
+            raw[length - 1] = UInt8(ascii: "}")
+            return length
+        }
     }
 
     /// The primary key of a document: its `_id` field.
