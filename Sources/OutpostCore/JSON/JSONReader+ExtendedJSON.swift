@@ -48,6 +48,31 @@ extension JSONReader {
         return documentFields(first: key, depth: depth).map { Document($0) }
     }
 
+    /// A document as ``extendedJSONDocument(depth:)`` reads it, with its bytes as text when they are exactly its
+    /// ``Document/extendedJSONText`` (``CanonicalDocumentText``), so that the server can store them as they came.
+    package mutating func extendedJSONDocumentWithText(depth: Int) -> (document: Document, text: String?)? {
+        guard depth < Self.maxDepth, peek() != nil else { return nil }
+        let start = index
+        guard take("{") else { return nil }
+        if take("}") { return (Document(), index - start == 2 ? "{}" : nil) }
+        var fields: [String: Value] = [:]
+        fields.reserveCapacity(8)
+        var canonical = CanonicalDocumentText()
+        repeat {
+            guard peek() != nil else { return nil }
+            let keyStart = index
+            guard let key = string() else { return nil }
+            let keyEnd = index
+            guard take(":"), key.utf8.first != UInt8(ascii: "$"), peek() != nil else { return nil }
+            let valueStart = index
+            guard let value = extendedJSONValue(depth: depth + 1), fields.updateValue(value, forKey: key) == nil
+            else { return nil }
+            canonical.field(key: keyStart..<keyEnd, value: valueStart..<index, parsed: value, in: bytes)
+        } while take(",")
+        guard take("}") else { return nil }
+        return (Document(fields), canonical.text(of: start..<index, in: bytes))
+    }
+
     /// The fields of a document whose first key (`first`) and colon are read; reads through the closing brace.
     /// A repeated key or a key starting with `$` gives nil.
     private mutating func documentFields(first: String, depth: Int) -> [String: Value]? {

@@ -38,13 +38,32 @@ public struct UploadChangeset: Hashable, Sendable {
     public var lastServerVersion: Int64
     /// When it was committed, in milliseconds since 1970.
     public var timestamp: Int64
-    public var instructions: [SyncInstruction]
+    public var instructions: [SyncInstruction] {
+        didSet { createTexts = [] }
+    }
+    /// For each instruction, when it is a `create` whose `fields` came in the upload as exactly their
+    /// ``Document/extendedJSONText``: that text, which the server stores as it came; empty when none did. Only the
+    /// server's upload reader fills it in (``UploadMessageReader``); it is a by-product of reading, not part of the
+    /// changeset's value (equality and hashing ignore it), and changing ``instructions`` clears it.
+    package var createTexts: [String?] = []
 
     public init(clientVersion: Int64, lastServerVersion: Int64, timestamp: Int64, instructions: [SyncInstruction]) {
         self.clientVersion = clientVersion
         self.lastServerVersion = lastServerVersion
         self.timestamp = timestamp
         self.instructions = instructions
+    }
+
+    public static func == (lhs: UploadChangeset, rhs: UploadChangeset) -> Bool {
+        lhs.clientVersion == rhs.clientVersion && lhs.lastServerVersion == rhs.lastServerVersion
+            && lhs.timestamp == rhs.timestamp && lhs.instructions == rhs.instructions
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(clientVersion)
+        hasher.combine(lastServerVersion)
+        hasher.combine(timestamp)
+        hasher.combine(instructions)
     }
 }
 

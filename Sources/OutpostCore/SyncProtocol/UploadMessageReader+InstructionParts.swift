@@ -15,6 +15,8 @@ extension UploadMessageReader {
         private var from: Int64?
         private var to: Int64?
         private var key: String?
+        /// The `fields` bytes as text when they are the document's stored form (``CanonicalDocumentText``).
+        private(set) var fieldsText: String?
 
         /// Reads the value of `name` into its slot; false for an unknown or repeated key or an unreadable value.
         mutating func read(_ name: String, from reader: inout UploadMessageReader) -> Bool {
@@ -22,7 +24,11 @@ extension UploadMessageReader {
             case "op": return UploadMessageReader.fill(&op, reader.string())
             case "class": return UploadMessageReader.fill(&className, reader.string())
             case "pk": return UploadMessageReader.fill(&primaryKey, reader.value(depth: 0))
-            case "fields": return UploadMessageReader.fill(&fields, reader.document(depth: 0))
+            case "fields":
+                guard fields == nil, let (document, text) = reader.documentWithText(depth: 0) else { return false }
+                fields = document
+                fieldsText = text
+                return true
             case "field": return UploadMessageReader.fill(&field, reader.string())
             case "value": return UploadMessageReader.fill(&value, reader.value(depth: 0))
             case "index": return UploadMessageReader.fill(&index, reader.integer())

@@ -46,6 +46,7 @@ package struct UploadMessageReader: JSONTokenReader {
         var lastServerVersion: Int64?
         var timestamp: Int64?
         var instructions: [SyncInstruction]?
+        var createTexts: [String?] = []
         repeat {
             guard let key = string(), take(":") else { return nil }
             switch key {
@@ -60,23 +61,28 @@ package struct UploadMessageReader: JSONTokenReader {
                 timestamp = v
             case "instructions":
                 guard instructions == nil, let items = array({ $0.instruction() }) else { return nil }
-                instructions = items
+                instructions = items.map(\.instruction)
+                if items.contains(where: { $0.createText != nil }) { createTexts = items.map(\.createText) }
             default: return nil
             }
         } while take(",")
         guard take("}"), let clientVersion, let lastServerVersion, let timestamp, let instructions else { return nil }
-        return UploadChangeset(clientVersion: clientVersion, lastServerVersion: lastServerVersion, timestamp: timestamp,
-                               instructions: instructions)
+        var changeset = UploadChangeset(clientVersion: clientVersion, lastServerVersion: lastServerVersion,
+                                        timestamp: timestamp, instructions: instructions)
+        changeset.createTexts = createTexts
+        return changeset
     }
 
-    private mutating func instruction() -> SyncInstruction? {
+    /// One instruction, with its `fields` text when it is a create whose fields came in their stored form.
+    private mutating func instruction() -> (instruction: SyncInstruction, createText: String?)? {
         guard take("{") else { return nil }
         var parts = InstructionParts()
         repeat {
             guard let key = string(), take(":"), parts.read(key, from: &self) else { return nil }
         } while take(",")
-        guard take("}") else { return nil }
-        return parts.instruction
+        guard take("}"), let instruction = parts.instruction else { return nil }
+        guard case .create = instruction else { return (instruction, nil) }
+        return (instruction, parts.fieldsText)
     }
 
     // MARK: Tokens (``JSONReader``'s)
@@ -88,4 +94,7 @@ package struct UploadMessageReader: JSONTokenReader {
     mutating func take(_ byte: Unicode.Scalar) -> Bool { reader.take(byte) }
     mutating func value(depth: Int) -> Value? { reader.extendedJSONValue(depth: depth) }
     mutating func document(depth: Int) -> Document? { reader.extendedJSONDocument(depth: depth) }
+    mutating func documentWithText(depth: Int) -> (document: Document, text: String?)? {
+        reader.extendedJSONDocumentWithText(depth: depth)
+    }
 }

@@ -57,14 +57,14 @@ struct EventBatchReader: JSONTokenReader {
         }
     }
 
-    /// One event, and its bytes as text when they are the text the server stores (``CanonicalEventText``).
+    /// One event, and its bytes as text when they are the text the server stores (``CanonicalDocumentText``).
     private mutating func event() -> (document: Document, text: String?)? {
         guard reader.peek() != nil else { return nil }
         let start = reader.index
         guard take("{") else { return nil }
         var fields: [String: Value] = [:]
         fields.reserveCapacity(8)
-        var canonical = CanonicalEventText()
+        var canonical = CanonicalDocumentText()
         if !take("}") {
             repeat {
                 guard reader.peek() != nil else { return nil }
@@ -96,8 +96,7 @@ struct EventBatchReader: JSONTokenReader {
                         value = .string(text)
                     }
                 }
-                canonical.field(key: keyStart..<keyEnd, value: valueStart..<reader.index, name: name, parsed: value,
-                                in: reader.bytes)
+                canonical.field(key: keyStart..<keyEnd, value: valueStart..<reader.index, parsed: value, in: reader.bytes)
                 fields[name] = value
             } while take(",")
             guard take("}") else { return nil }

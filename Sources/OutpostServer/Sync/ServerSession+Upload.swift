@@ -169,7 +169,7 @@ extension ServerSession {
                 // The document is written once, here, for both the `documents` table and the history.
                 var text: String?
                 if let after = result.document {
-                    let written = after.extendedJSONText
+                    let written = object.storedText(before: before) ?? after.extendedJSONText
                     text = written
                     try await tx.putDocument(collection: key.collection, after, text: written)
                 } else {
@@ -236,7 +236,27 @@ extension ServerSession {
     /// One object's instructions within a changeset.
     private struct ObjectInstructions {
         var slot: Int
-        var instructions: [SyncInstruction]
+        var instructions: [SyncInstruction] {
+            didSet { createText = nil }
+        }
+        /// When the instructions are one create whose fields came in their stored form: that text
+        /// (``UploadChangeset/createTexts``).
+        var createText: String?
+
+        init(slot: Int, instruction: SyncInstruction, createText: String?) {
+            self.slot = slot
+            instructions = [instruction]
+            self.createText = createText
+        }
+
+        /// The text to store for the object, when it is the create's text as it came: the object did not exist,
+        /// and the create's fields hold its primary key as `_id` (so they are the whole document).
+        func storedText(before: Document?) -> String? {
+            guard let createText, before == nil, case .create(_, let primaryKey, let fields)? = instructions.first,
+                fields["_id"] == primaryKey
+            else { return nil }
+            return createText
+        }
     }
 
     /// Groups each changeset's instructions per object, in the order of each object's first instruction, and
@@ -256,7 +276,7 @@ extension ServerSession {
         for (number, changeset) in changesets.enumerated() {
             var objects: [ObjectInstructions] = []
             objects.reserveCapacity(changeset.instructions.count)
-            for instruction in changeset.instructions {
+            for (i, instruction) in changeset.instructions.enumerated() {
                 let key = ObjectKey(collection: instruction.className, primaryKey: instruction.primaryKey)
                 let (slot, isNew) = working.slot(for: key)
                 if isNew {
@@ -267,7 +287,8 @@ extension ServerSession {
                     objects[positions[slot].position].instructions.append(instruction)
                 } else {
                     positions[slot] = (number, objects.count)
-                    objects.append(ObjectInstructions(slot: slot, instructions: [instruction]))
+                    let text = changeset.createTexts.indices.contains(i) ? changeset.createTexts[i] : nil
+                    objects.append(ObjectInstructions(slot: slot, instruction: instruction, createText: text))
                 }
             }
             grouped.append(objects)

@@ -1,23 +1,26 @@
 import Foundation
-import OutpostCore
 
-/// Decides, while ``EventBatchReader`` reads an event, whether the event's bytes in the upload body are already
-/// the exact Extended JSON text the server stores for it (``Document/extendedJSONText``: keys sorted, no white
-/// space, strings escaped as `JSONValue.writeString` escapes them, `_id` and `timestamp` in their canonical
-/// forms). When they are, the server stores those bytes as they came instead of writing the document again.
+/// Decides, while a reader reads a document's fields one by one, whether the document's bytes are already the exact
+/// Extended JSON text the server stores for it (``Document/extendedJSONText``: keys sorted, no white space, strings
+/// escaped as `JSONValue.writeString` escapes them, values in the forms `Value.writeExtendedJSON` writes). When they
+/// are, the server keeps those bytes as the document's text instead of writing the document again.
 ///
-/// The event library sends events in that form. Anything else — another key order, white space, a different
-/// escape, a non-ASCII key, invalid UTF-8 — only means the text is written from the document as before.
-struct CanonicalEventText {
-    private(set) var isCanonical = true
-    /// Bytes of the tokens seen, separators included; the event's slice must be exactly this long (no white space).
+/// Outpost's clients send events and created objects in that form. Anything else — another key order, white
+/// space, a different escape, a non-ASCII key, a number written another way, invalid UTF-8, a value of a type
+/// not checked here (nested documents, arrays, doubles, …) — only means the text is written from the document.
+package struct CanonicalDocumentText {
+    package private(set) var isCanonical = true
+    /// Bytes of the tokens seen, separators included; the document's slice must be exactly this long (no white
+    /// space).
     private var length = 2  // the braces
     private var fields = 0
-    /// The previous key's characters (inside its quotes), as a range of the body.
+    /// The previous key's characters (inside its quotes), as a range of the bytes.
     private var previousKey: Range<Int>?
 
-    /// Notes a field: its key literal and its value's literal, as byte ranges of `bytes`.
-    mutating func field(key: Range<Int>, value: Range<Int>, name: String, parsed: Value, in bytes: [UInt8]) {
+    package init() {}
+
+    /// Notes a field: its key literal and its value's literal, as byte ranges of `bytes`, and the value read.
+    package mutating func field(key: Range<Int>, value: Range<Int>, parsed: Value, in bytes: [UInt8]) {
         guard isCanonical else { return }
         fields += 1
         length += key.count + 1 + value.count + (fields > 1 ? 1 : 0)
@@ -27,31 +30,46 @@ struct CanonicalEventText {
             // sorts ASCII in).
             for i in keyCharacters where bytes[i] < 0x20 || bytes[i] >= 0x80 || bytes[i] == 0x5C { return false }
             if let previous = previousKey, !Self.precedes(previous, keyCharacters, in: bytes) { return false }
-            switch parsed {
-            case .null:
-                return true  // "null" is the only way to write it
-            case .string:
-                return Self.isCanonicalString(UnsafeBufferPointer(rebasing: bytes[value]))
-            case .objectId:
-                // {"$oid":"<24 lowercase hex digits>"}: any other length means white space or other digits.
-                guard value.count == 35 else { return false }
-                for i in (value.lowerBound + 9)..<(value.lowerBound + 33) {
-                    let c = bytes[i]
-                    guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
-                }
-                return true
-            case .date(let date):
-                // {"$date":{"$numberLong":"<ms>"}} with the digits the server writes for the date: the same number
-                // (a date far out of range is written as another), without a sign or zeros in front.
-                let digits = (value.lowerBound + 25)..<(value.upperBound - 3)
-                let milliseconds = date.millisecondsSince1970
-                return digits.count == Self.decimalLength(milliseconds)
-                    && Self.integer(UnsafeBufferPointer(rebasing: bytes[digits])) == milliseconds
-            default:
-                return false
-            }
+            return Self.isCanonical(parsed, UnsafeBufferPointer(rebasing: bytes[value]))
         }
         if canonical { previousKey = keyCharacters } else { isCanonical = false }
+    }
+
+    /// Whether a value's literal is what `Value.writeExtendedJSON` writes for it.
+    private static func isCanonical(_ parsed: Value, _ literal: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch parsed {
+        case .null, .bool:
+            return true  // "null", "true" and "false" are the only ways to write them
+        case .int(let v):
+            // The digits `JSONValue.writeInt` writes: the same number, without a sign or zeros in front.
+            return literal.count == decimalLength(v) && integer(literal) == v
+        case .string:
+            return isCanonicalString(literal)
+        case .objectId:
+            // {"$oid":"<24 lowercase hex digits>"}: any other length means white space or other digits.
+            guard literal.count == 35, hasAffixes(literal, #"{"$oid":""#, #""}"#) else { return false }
+            for c in literal[9..<33] {
+                guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+            }
+            return true
+        case .date(let date):
+            // {"$date":{"$numberLong":"<ms>"}} with the digits the server writes for the date: the same number
+            // (a date far out of range is written as another), without a sign or zeros in front.
+            guard literal.count > 28, hasAffixes(literal, #"{"$date":{"$numberLong":""#, #""}}"#) else { return false }
+            let digits = UnsafeBufferPointer(rebasing: literal[25..<(literal.count - 3)])
+            let milliseconds = date.millisecondsSince1970
+            return digits.count == decimalLength(milliseconds) && integer(digits) == milliseconds
+        default:
+            return false
+        }
+    }
+
+    /// Whether a literal starts with `prefix` and ends with `suffix`, which do not overlap in it.
+    private static func hasAffixes(_ literal: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, _ suffix: StaticString) -> Bool {
+        let (p, s) = (prefix.utf8CodeUnitCount, suffix.utf8CodeUnitCount)
+        guard literal.count >= p + s else { return false }
+        return prefix.withUTF8Buffer { $0.elementsEqual(literal[0..<p]) }
+            && suffix.withUTF8Buffer { $0.elementsEqual(literal[(literal.count - s)...]) }
     }
 
     /// Whether the bytes of `a` come before those of `b`.
@@ -91,8 +109,8 @@ struct CanonicalEventText {
         return length
     }
 
-    /// The stored text of the event whose object literal is `range`, when it is canonical; else nil.
-    func text(of range: Range<Int>, in bytes: [UInt8]) -> String? {
+    /// The stored text of the document whose object literal is `range`, when it is canonical; else nil.
+    package func text(of range: Range<Int>, in bytes: [UInt8]) -> String? {
         guard isCanonical, range.count == length else { return nil }
         return String(decoding: bytes[range], as: UTF8.self)
     }
@@ -100,7 +118,7 @@ struct CanonicalEventText {
     /// Whether a string literal (quotes included) is what `JSONValue.writeString` writes for its value: escapes
     /// only `\"`, `\\`, `\n`, `\r`, `\t` and `\u00xx` (lowercase) for the other control characters, no raw control
     /// character, valid UTF-8.
-    static func isCanonicalString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isCanonicalString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 2 else { return false }
         var i = 1
         let end = bytes.count - 1
