@@ -93,7 +93,6 @@ package struct UploadMessageReader: JSONTokenReader {
     mutating func integer() -> Int64? { reader.integer() }
     mutating func take(_ byte: Unicode.Scalar) -> Bool { reader.take(byte) }
     mutating func value(depth: Int) -> Value? { reader.extendedJSONValue(depth: depth) }
-    mutating func document(depth: Int) -> Document? { reader.extendedJSONDocument(depth: depth) }
     mutating func documentWithText(depth: Int) -> (document: Document, text: String?)? {
         reader.extendedJSONDocumentWithText(depth: depth)
     }

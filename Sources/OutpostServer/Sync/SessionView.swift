@@ -27,10 +27,9 @@ final class SessionView: @unchecked Sendable {
         return view
     }
 
-    /// The role for a collection, chosen on first use and kept for the session; nil when access is denied.
-    ///
-    /// A class, so that looking it up per object costs one retain: copying the `Role` struct (a dozen rule
-    /// expressions) out of a dictionary for every uploaded object was about 2.5 % of the server's upload time.
+    /// The role the session chose for a collection. A class, so that looking it up per object costs one retain:
+    /// copying the `Role` struct (a dozen rule expressions) out of a dictionary for every uploaded object was about
+    /// 2.5 % of the server's upload time.
     final class ChosenRole {
         let role: Role
 
@@ -39,7 +38,8 @@ final class SessionView: @unchecked Sendable {
         }
     }
 
-    /// The role for a collection (``ChosenRole``), chosen on first use and kept for the session.
+    /// The role for a collection (``ChosenRole``), chosen on first use and kept for the session; nil when access is
+    /// denied (no role applies, or the first that applies cannot be used with Sync).
     func role(for collection: String) -> ChosenRole? {
         if let chosen = roles[collection] { return chosen }
         let chosen = settings.rules.role(forCollection: collection, context: context, forSync: true).role.map(ChosenRole.init)
