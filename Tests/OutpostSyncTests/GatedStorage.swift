@@ -4,8 +4,8 @@ import OutpostServer
 import OutpostServerTesting
 
 /// A ``ServerStorage`` that forwards everything to another one, except that a test can hold the next read of a
-/// collection's documents (the first page of `documents(appId:collection:after:limit:)`, as a subscription bootstrap
-/// reads them, or `documents(appId:collection:)`) at a gate, change
+/// collection's documents (the first page of `documents(appId:collection:after:limit:)` or `documentTexts(…)`, as a
+/// subscription bootstrap reads them, or `documents(appId:collection:)`) at a gate, change
 /// data meanwhile, and release it: a deterministic way to interleave a bootstrap with other writes.
 final class GatedStorage: ForwardingStorage, @unchecked Sendable {  // gate state is behind `lock`
     private let lock = NSLock()
@@ -37,6 +37,12 @@ final class GatedStorage: ForwardingStorage, @unchecked Sendable {  // gate stat
     override func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument] {
         if after == nil { await passGate() }
         return try await base.documents(appId: appId, collection: collection, after: after, limit: limit)
+    }
+
+    /// The same gate for a bootstrap whose session sees the whole collection (it reads the stored texts).
+    override func documentTexts(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocumentText] {
+        if after == nil { await passGate() }
+        return try await base.documentTexts(appId: appId, collection: collection, after: after, limit: limit)
     }
 
     /// Waits until ``open()`` when the gate is armed (and disarms it).

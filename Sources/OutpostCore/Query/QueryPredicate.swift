@@ -44,6 +44,17 @@ public struct QueryPredicate: Hashable, Sendable, CustomStringConvertible {
     public static let truePredicate = QueryPredicate(.constant(true))
     public static let falsePredicate = QueryPredicate(.constant(false))
 
+    /// True when the predicate matches every object without looking at it: `TRUEPREDICATE`, and `AND`/`OR` built
+    /// from it so that the whole is always true. Conservative: false for anything that compares a value.
+    package var matchesEverything: Bool {
+        switch node {
+        case .constant(let value): value
+        case .and(let parts): parts.allSatisfy(\.matchesEverything)
+        case .or(let parts): parts.contains(where: \.matchesEverything)
+        case .not, .comparison: false
+        }
+    }
+
     /// `lhs op rhs`.
     public static func comparison(
         _ lhs: QueryOperand, _ op: ComparisonOperator, _ rhs: QueryOperand, options: StringOptions = [],

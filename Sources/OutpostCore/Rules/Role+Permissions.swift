@@ -54,6 +54,15 @@ extension Role {
         Self.allows(read, document, context) || Self.allows(write, document, context)
     }
 
+    /// Whether the role lets a session read every document and every field of it, whatever the documents hold:
+    /// the document filters pass everything (``RuleExpression/isAlwaysTrue``) and the top-level `read` or `write`
+    /// allows every field. Subscription bootstraps then send stored documents as they are, without reading them.
+    package var readsEverything: Bool {
+        let filters = (documentFilters.read.map(\.isAlwaysTrue) ?? true) || (documentFilters.write.map(\.isAlwaysTrue) ?? true)
+        let fields = read?.isAlwaysTrue == true || write?.isAlwaysTrue == true
+        return filters && fields && hasUniformFieldPermissions
+    }
+
     /// Whether every field has the same permission (no `fields`, no `additionalFields`): the top-level `read`
     /// and `write` decide for all of them.
     package var hasUniformFieldPermissions: Bool {

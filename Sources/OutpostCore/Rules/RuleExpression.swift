@@ -97,6 +97,20 @@ public struct RuleExpression: Hashable, Sendable, CustomStringConvertible {
             problem: "expansion '\(problem.expansion)' depends on a document and is not supported with Device Sync")
     }
 
+    /// True when the expression matches every document in every context whatever it holds: `true`, `"%%true"`,
+    /// `{}`, and `$and`/`$or` built only from those. False for anything that reads a field or an expansion, even
+    /// when it would match everything in practice.
+    package var isAlwaysTrue: Bool { Self.isAlwaysTrue(node) }
+
+    private static func isAlwaysTrue(_ node: Node) -> Bool {
+        switch node {
+        case .constant(let value): value
+        case .and(let parts): parts.allSatisfy(isAlwaysTrue)
+        case .or(let parts): parts.contains(where: isAlwaysTrue)
+        case .nor, .match: false
+        }
+    }
+
     /// True when the expression reads no document field (and no `%%root`/`%%prevRoot`): its value depends
     /// on the context only, so it can be evaluated once per session (`apply_when` for Sync, PBS permissions).
     public var isDocumentIndependent: Bool { isSyncCompatible && referencedFields.isEmpty }

@@ -23,7 +23,7 @@ extension ClientMessage {
         out.reserveCapacity(capacity)
         var o = JSONObjectWriter(&out)
         o.key("changesets", &out)
-        writeArray(changesets, to: &out, write)
+        writeJSONArray(changesets, to: &out, write)
         o.int("session", session, &out)
         o.string("type", "upload", &out)
         o.end(&out)
@@ -73,7 +73,7 @@ extension ServerMessage {
         var o = JSONObjectWriter(&out)
         o.string("batch", batch.rawValue, &out)
         o.key("changesets", &out)
-        writeArray(changesets, to: &out, write)
+        writeJSONArray(changesets, to: &out, write)
         o.key("cursor", &out)
         cursor.writeJSON(to: &out)
         o.int("latestServerVersion", latestServerVersion, &out)
@@ -86,7 +86,8 @@ extension ServerMessage {
     }
 }
 
-private func writeArray<T>(_ items: [T], to out: inout [UInt8], _ write: (T, inout [UInt8]) -> Void) {
+/// Writes `[item,item,…]`, each item by `write`.
+package func writeJSONArray<T>(_ items: [T], to out: inout [UInt8], _ write: (T, inout [UInt8]) -> Void) {
     out.append(0x5B)
     for (i, item) in items.enumerated() {
         if i > 0 { out.append(0x2C) }
@@ -107,7 +108,7 @@ extension DownloadCursor {
 extension UploadChangeset {
     package func writeJSON(to out: inout [UInt8]) {
         Self.writeJSON(clientVersion: clientVersion, lastServerVersion: lastServerVersion, timestamp: timestamp,
-                       to: &out) { writeArray(instructions, to: &$0) { $0.writeJSON(to: &$1) } }
+                       to: &out) { writeJSONArray(instructions, to: &$0) { $0.writeJSON(to: &$1) } }
     }
 
     /// A changeset's JSON whose instructions array (`[…]`) `instructions` writes: for a client that writes its
@@ -128,9 +129,22 @@ extension UploadChangeset {
 
 extension DownloadChangeset {
     package func writeJSON(to out: inout [UInt8]) {
+        Self.writeJSON(serverVersion: serverVersion, originFileIdent: originFileIdent,
+                       originClientVersion: originClientVersion, timestamp: timestamp, to: &out) { out in
+            writeJSONArray(instructions, to: &out) { $0.writeJSON(to: &$1) }
+        }
+    }
+
+    /// A changeset's JSON whose instructions array (`[…]`) `instructions` writes: for a server that writes some
+    /// instructions straight from stored text (subscription bootstraps) instead of building
+    /// ``DownloadInstruction`` values.
+    package static func writeJSON(
+        serverVersion: Int64, originFileIdent: Int64, originClientVersion: Int64, timestamp: Int64,
+        to out: inout [UInt8], instructions: (inout [UInt8]) -> Void
+    ) {
         var o = JSONObjectWriter(&out)
         o.key("instructions", &out)
-        writeArray(instructions, to: &out) { $0.writeJSON(to: &$1) }
+        instructions(&out)
         o.int("originClientVersion", originClientVersion, &out)
         o.int("originFileIdent", originFileIdent, &out)
         o.int("serverVersion", serverVersion, &out)
@@ -141,21 +155,38 @@ extension DownloadChangeset {
 
 extension DownloadInstruction {
     package func writeJSON(to out: inout [UInt8]) {
-        var o = JSONObjectWriter(&out)
         switch self {
         case .upsert(let className, let primaryKey, let fields):
-            o.string("class", className, &out)
-            o.key("fields", &out)
-            fields.writeExtendedJSON(to: &out)
-            o.string("op", "upsert", &out)
-            o.key("pk", &out)
-            primaryKey.writeExtendedJSON(to: &out)
+            Self.writeUpsert(className: className, to: &out, fields: { fields.writeExtendedJSON(to: &$0) },
+                             primaryKey: { primaryKey.writeExtendedJSON(to: &$0) })
         case .erase(let className, let primaryKey):
+            var o = JSONObjectWriter(&out)
             o.string("class", className, &out)
             o.string("op", "erase", &out)
             o.key("pk", &out)
             primaryKey.writeExtendedJSON(to: &out)
+            o.end(&out)
         }
+    }
+
+    /// An `upsert` whose fields and primary key are Extended JSON texts already (a stored document's body and its
+    /// key text): the same bytes as `.upsert(…).writeJSON` when the texts are the `extendedJSONText` of the fields
+    /// and the key.
+    package static func writeUpsert(className: String, fieldsText: String, primaryKeyText: String, to out: inout [UInt8]) {
+        writeUpsert(className: className, to: &out, fields: { $0.append(contentsOf: fieldsText.utf8) },
+                    primaryKey: { $0.append(contentsOf: primaryKeyText.utf8) })
+    }
+
+    private static func writeUpsert(
+        className: String, to out: inout [UInt8], fields: (inout [UInt8]) -> Void, primaryKey: (inout [UInt8]) -> Void
+    ) {
+        var o = JSONObjectWriter(&out)
+        o.string("class", className, &out)
+        o.key("fields", &out)
+        fields(&out)
+        o.string("op", "upsert", &out)
+        o.key("pk", &out)
+        primaryKey(&out)
         o.end(&out)
     }
 }

@@ -91,6 +91,12 @@ public protocol ServerStorage: Sendable {
     /// memory all at once). Each page is read on its own: pages reflect the committed state when each is read.
     func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument]
 
+    /// The same page as ``documents(appId:collection:after:limit:)``, each document as Extended JSON text instead
+    /// of a ``Document``: for drivers that store the server's own text (SQLite), the stored bytes, not parsed.
+    ///
+    /// Outpost-internal: a bootstrap whose session sees the whole collection sends these texts as they are.
+    func documentTexts(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocumentText]
+
     /// The names of the app's collections that hold at least one document.
     func collections(appId: String) async throws -> [String]
 
@@ -185,7 +191,28 @@ public struct StoredDocument: Sendable {
     }
 }
 
+/// One document of a page as Extended JSON text (``ServerStorage/documentTexts(appId:collection:after:limit:)``).
+public struct StoredDocumentText: Sendable {
+    /// The document's `pk_key` (``PrimaryKeyText``): its primary key's Extended JSON, and the next page's `after`.
+    public var key: String
+    /// The document as Extended JSON text, `_id` included.
+    public var text: String
+
+    public init(key: String, text: String) {
+        self.key = key
+        self.text = text
+    }
+}
+
 extension ServerStorage {
+    /// Writes each document of ``documents(appId:collection:after:limit:)``'s page (drivers whose stored form is
+    /// not the server's own text, such as PostgreSQL's `jsonb`, and the in-memory test storage).
+    public func documentTexts(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocumentText] {
+        try await documents(appId: appId, collection: collection, after: after, limit: limit).map {
+            StoredDocumentText(key: $0.key, text: $0.document.extendedJSONText)
+        }
+    }
+
     /// Pages ``documents(appId:collection:)`` (drivers of the server's own databases read each page with one
     /// query instead).
     public func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument] {

@@ -112,7 +112,10 @@ extension ServerSession {
     ///
     /// Collections are read a page at a time (``ServerStorage/documents(appId:collection:after:limit:)``) and
     /// batches go out as they fill, so the client reads one while the next is made, and the server never holds a
-    /// whole collection. The documents are read after the downloads up to the cursor were sent, so they may
+    /// whole collection. A collection the new view sees whole (``SessionView/seesWholeCollection(_:)``: a query
+    /// that matches everything, a role that reads everything) is read as stored text
+    /// (``ServerStorage/documentTexts(appId:collection:after:limit:)``) and sent as it is, without parsing and
+    /// writing each document again. The documents are read after the downloads up to the cursor were sent, so they may
     /// already reflect later changes (each page those committed when it was read). Returns the server version
     /// they reflect at most: until the client has downloaded it, a change that removed a document from the old
     /// view also removes it from the client (a bootstrap cannot remove what it no longer sees).
@@ -121,42 +124,63 @@ extension ServerSession {
         let collections = Set(old.queries.keys).union(new.queries.keys).sorted()
         let latest = try await engine.hub.latestVersion(appId: user.appId)
         let size = SyncProtocolLimits.maxInstructionsPerDownload
-        var ready: [DownloadInstruction]?
-        var filling: [DownloadInstruction] = []
+        var ready: [BootstrapInstruction]?
+        var filling: [BootstrapInstruction] = []
         filling.reserveCapacity(size)
-        func send(_ instructions: [DownloadInstruction], isLast: Bool) async {
-            let changesets = instructions.isEmpty ? [] : [DownloadChangeset(
-                serverVersion: cursor.serverVersion, originFileIdent: 0, originClientVersion: 0,
-                timestamp: Int64(Date().timeIntervalSince1970 * 1000), instructions: instructions)]
-            await writer.send(.download(
+        func send(_ instructions: [BootstrapInstruction], isLast: Bool) async {
+            var changesets: [[UInt8]] = []
+            if !instructions.isEmpty {
+                var json: [UInt8] = []
+                json.reserveCapacity(instructions.count * 128)
+                DownloadChangeset.writeJSON(
+                    serverVersion: cursor.serverVersion, originFileIdent: 0, originClientVersion: 0,
+                    timestamp: Int64(Date().timeIntervalSince1970 * 1000), to: &json
+                ) { out in writeJSONArray(instructions, to: &out) { $0.writeJSON(to: &$1) } }
+                changesets.append(json)
+            }
+            await writer.send(text: ServerMessage.downloadText(
                 session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
-                queryVersion: new.queryVersion, batch: isLast ? .lastInBatch : .moreToCome, changesets: changesets))
+                queryVersion: new.queryVersion, batch: isLast ? .lastInBatch : .moreToCome, changesetJSON: changesets))
+        }
+        func append(_ instruction: BootstrapInstruction) async {
+            filling.append(instruction)
+            if filling.count == size {
+                // The batch before is sent now that a later one exists (the last one must say so).
+                if let ready { await send(ready, isLast: false) }
+                ready = filling
+                filling = []
+                filling.reserveCapacity(size)
+            }
         }
         for collection in collections {
+            // A session that sees every document whole gets the stored texts as they are (no reading, no writing).
+            let whole = new.seesWholeCollection(collection)
             var after: String?
             while true {
-                let page = try await engine.storage.documents(
-                    appId: user.appId, collection: collection, after: after, limit: Self.bootstrapPageSize)
-                for stored in page {
-                    let document = stored.document
-                    guard let pk = document["_id"] else { continue }
-                    if new.isVisible(collection, document) {
-                        filling.append(.upsert(className: collection, primaryKey: pk, fields: new.readableFields(collection, document)))
-                    } else if old.isVisible(collection, document) {
-                        filling.append(.erase(className: collection, primaryKey: pk))
-                    } else {
-                        continue
+                let count: Int
+                if whole {
+                    let page = try await engine.storage.documentTexts(
+                        appId: user.appId, collection: collection, after: after, limit: Self.bootstrapPageSize)
+                    for stored in page { await append(.stored(className: collection, stored)) }
+                    count = page.count
+                    after = page.last?.key
+                } else {
+                    let page = try await engine.storage.documents(
+                        appId: user.appId, collection: collection, after: after, limit: Self.bootstrapPageSize)
+                    for stored in page {
+                        let document = stored.document
+                        guard let pk = document["_id"] else { continue }
+                        if new.isVisible(collection, document) {
+                            await append(.instruction(
+                                .upsert(className: collection, primaryKey: pk, fields: new.readableFields(collection, document))))
+                        } else if old.isVisible(collection, document) {
+                            await append(.instruction(.erase(className: collection, primaryKey: pk)))
+                        }
                     }
-                    if filling.count == size {
-                        // The batch before is sent now that a later one exists (the last one must say so).
-                        if let ready { await send(ready, isLast: false) }
-                        ready = filling
-                        filling = []
-                        filling.reserveCapacity(size)
-                    }
+                    count = page.count
+                    after = page.last?.key
                 }
-                guard page.count == Self.bootstrapPageSize, let last = page.last else { break }
-                after = last.key
+                guard count == Self.bootstrapPageSize else { break }
             }
         }
         // Read after the documents: every change they reflect has a version up to this one.
@@ -169,6 +193,22 @@ extension ServerSession {
             await send(filling, isLast: true)
         }
         return reflected
+    }
+
+    /// One instruction of a bootstrap: built from a read document, or a stored document's text sent as it is.
+    enum BootstrapInstruction {
+        case instruction(DownloadInstruction)
+        /// An upsert of the whole stored document: the same bytes as `.upsert` of the parsed document.
+        case stored(className: String, StoredDocumentText)
+
+        func writeJSON(to out: inout [UInt8]) {
+            switch self {
+            case .instruction(let instruction):
+                instruction.writeJSON(to: &out)
+            case .stored(let className, let stored):
+                DownloadInstruction.writeUpsert(className: className, fieldsText: stored.text, primaryKeyText: stored.key, to: &out)
+            }
+        }
     }
 
     /// How many documents a bootstrap reads at a time.

@@ -59,6 +59,17 @@ final class SessionView: @unchecked Sendable {
         }
     }
 
+    /// Whether the client receives every document of the collection whole, whatever the documents hold: a
+    /// flexible-sync query that matches everything (``QueryPredicate/matchesEverything``) and a role that reads
+    /// everything (``Role/readsEverything``). Then ``isVisible(_:_:)`` is true and ``readableFields(_:_:only:)``
+    /// is the document for every document, without reading it.
+    func seesWholeCollection(_ collection: String) -> Bool {
+        guard settings.mode == .flexible, queries[collection]?.matchesEverything == true,
+            let chosen = role(for: collection)
+        else { return false }
+        return chosen.role.readsEverything
+    }
+
     /// Whether the client receives the document: it is in the query view and the role may read it.
     func isVisible(_ collection: String, _ document: Document) -> Bool {
         guard matchesQuery(collection, document) else { return false }

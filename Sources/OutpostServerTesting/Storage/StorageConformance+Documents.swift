@@ -203,6 +203,18 @@ extension StorageConformance {
                 try Expect.equal(sizes, [7, 7, 7, 3], "page sizes")
                 try Expect.equal(read.map(\.key), expected.map(\.key), "keys in byte order, each once")
                 try Expect.equal(read.map(\.document), expected.map(\.document), "the documents")
+                // The same pages as text: the same keys, each text the stored document's Extended JSON.
+                var texts: [StoredDocumentText] = []
+                after = nil
+                while true {
+                    let page = try await storage.documentTexts(appId: app, collection: "Paged", after: after, limit: 7)
+                    texts += page
+                    guard page.count == 7, let last = page.last else { break }
+                    after = last.key
+                }
+                try Expect.equal(texts.map(\.key), expected.map(\.key), "text pages: the same keys")
+                try Expect.equal(try texts.map { try Document(extendedJSONText: $0.text) }, expected.map(\.document),
+                                 "text pages: the documents")
                 let all = try await storage.documents(appId: app, collection: "Paged", after: nil, limit: 1_000)
                 try Expect.equal(all.map(\.key), expected.map(\.key), "one page for all")
                 let middle = expected[10].key

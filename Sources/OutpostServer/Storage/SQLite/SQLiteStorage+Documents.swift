@@ -174,16 +174,23 @@ extension SQLiteStorage {
     }
 
     public func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument] {
-        let rows = try await read("read a collection") { db in
+        try await documentTexts(appId: appId, collection: collection, after: after, limit: limit).map {
+            StoredDocument(key: $0.key, document: try StorageCoding.decodeDocument($0.text))
+        }
+    }
+
+    /// The stored bodies as they are: the server wrote them (``Document/extendedJSONText``, or an upload's text
+    /// in that form), so they need no reading here.
+    public func documentTexts(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocumentText] {
+        try await read("read a collection") { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT pk_key, body FROM documents WHERE app = ? AND collection = ? AND pk_key > ?
                     ORDER BY pk_key LIMIT ?
                     """),
                 arguments: [appId, collection, after ?? "", max(0, limit)]
-            ).map { (row: Row) -> (String, String) in (row[0], row[1]) }
+            ).map { (row: Row) in StoredDocumentText(key: row[0], text: row[1]) }
         }
-        return try rows.map { StoredDocument(key: $0.0, document: try StorageCoding.decodeDocument($0.1)) }
     }
 
     public func collections(appId: String) async throws -> [String] {
@@ -200,7 +207,11 @@ extension SQLiteStorage {
     /// The stored documents with these `pk_key` texts, in one query (the keys travel as one JSON array).
     func documents(appId: String, collection: String, keys: [String]) async throws -> [String: Document] {
         guard !keys.isEmpty else { return [:] }
-        let keyArray = JSONValue.array(keys.map { .string($0) }).text
+        // The keys as one JSON array, written directly (a batch's thousands of keys, for every upload).
+        var keyJSON: [UInt8] = []
+        keyJSON.reserveCapacity(keys.reduce(2) { $0 + $1.utf8.count + 8 })
+        writeJSONArray(keys, to: &keyJSON) { JSONValue.writeString($0, to: &$1) }
+        let keyArray = String(decoding: keyJSON, as: UTF8.self)
         let fetch = { @Sendable (db: Database) throws -> [(String, String)] in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
