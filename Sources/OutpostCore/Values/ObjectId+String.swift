@@ -4,20 +4,27 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
     /// - Throws: ``ValueError`` with code ``ValueError/Code/invalidObjectIdString`` whose message
     ///   names the text and what was wrong with it.
     public init(string: String) throws {
-        var valid = string.utf8.count == 24
-        if valid {
-            // Parsed in place, two digits per byte, without an intermediate array (uploads parse one per object).
-            self.init { raw in
-                var i = 0, high: UInt8 = 0
-                for unit in string.utf8 {
-                    guard let nibble = Self.hexValue(unit) else { valid = false; return }
-                    if i & 1 == 0 { high = nibble } else { raw[i >> 1] = high << 4 | nibble }
-                    i += 1
-                }
+        // Parsed in place from the string's UTF-8, two digits per byte (uploads and downloads parse one or two per
+        // object); a string without contiguous UTF-8 (bridged on Apple platforms) is copied first.
+        let parsed = string.utf8.withContiguousStorageIfAvailable(Self.parseHex) ?? Self.parseHex(Array(string.utf8))
+        guard let parsed else { throw Self.parseError(string) }
+        self = parsed
+    }
+
+    /// The id of 24 hexadecimal digits (either case); nil for any other text.
+    private static func parseHex(_ utf8: some RandomAccessCollection<UInt8>) -> ObjectId? {
+        guard utf8.count == 24 else { return nil }
+        var valid = true
+        let id = ObjectId { raw in
+            var i = utf8.startIndex
+            for byte in 0..<12 {
+                let high = hexValue(utf8[i]), low = hexValue(utf8[utf8.index(after: i)])
+                valid = valid && high < 16 && low < 16
+                raw[byte] = high &<< 4 | low & 0xF
+                i = utf8.index(i, offsetBy: 2)
             }
-            if valid { return }
         }
-        throw Self.parseError(string)
+        return valid ? id : nil
     }
 
     /// Creates an id from a literal; traps if the literal is not 24 hexadecimal characters.
@@ -79,13 +86,13 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
     /// Same as ``stringValue``.
     public var description: String { stringValue }
 
-    private static func hexValue(_ unit: UInt8) -> UInt8? {
-        switch unit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): unit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): unit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): unit - UInt8(ascii: "A") + 10
-        default: nil
-        }
+    /// A hexadecimal digit's value (either case), or 16 or more for any other byte, without branching on ranges.
+    @inline(__always)
+    private static func hexValue(_ unit: UInt8) -> UInt8 {
+        let digit = unit &- UInt8(ascii: "0")
+        if digit < 10 { return digit }
+        let letter = (unit | 0x20) &- UInt8(ascii: "a")  // 'A'…'F' folded onto 'a'…'f'
+        return letter < 6 ? letter &+ 10 : 0xFF
     }
 
     private static func parseError(_ string: String) -> ValueError {

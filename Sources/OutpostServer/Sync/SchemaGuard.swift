@@ -34,17 +34,24 @@ struct SchemaGuard {
         case .create(_, let pk, let doc):
             if fields["_id"] == nil { fields["_id"] = pk }
             // One lookup per field: after an upload's first object, its class's fields are all known.
-            for (k, v) in doc.fields {
-                if let seen = fields[k], seen != .null { continue }
+            for (k, v) in doc.fields where isUnknown(fields[k]) {
                 fields[k] = v
             }
         case .set(_, _, let f, let v), .mapSet(_, _, let f, _, let v):
-            if let seen = fields[f], seen != .null { break }
-            fields[f] = v
+            if isUnknown(fields[f]) { fields[f] = v }
         case .listInsert(_, _, let f, _, let v), .listSet(_, _, let f, _, let v), .setAdd(_, _, let f, let v):
             if fields[f] == nil { fields[f] = .array([v]) }
         default:
             if let f = instruction.field, fields[f] == nil { fields[f] = .null }
+        }
+    }
+
+    /// No value of the field seen yet, or only null (a pattern, not `==`: it copies no value).
+    @inline(__always)
+    private static func isUnknown(_ seen: Value?) -> Bool {
+        switch seen {
+        case nil, .null?: true
+        default: false
         }
     }
 

@@ -72,6 +72,26 @@ import Testing
         }
     }
 
+    /// Every character U+0000–U+00FF in each position of a valid id (the first and second digit of a byte): only
+    /// the 22 hexadecimal digits parse, to the id with that digit; any other is refused at its offset (a character of
+    /// two UTF-8 bytes makes the text too long).
+    @Test func everyCharacterUpToFFInEveryDigitPosition() throws {
+        let valid = "5f1b2c3d4e5f60718293a4b5"
+        for position in [0, 1, 10, 11, 22, 23] {
+            for scalar in (0...255).compactMap(Unicode.Scalar.init) {
+                var characters = Array(valid)
+                characters[position] = Character(scalar)
+                let text = String(characters)
+                let isHex = scalar.isASCII && Character(scalar).isHexDigit
+                if isHex {
+                    #expect(try ObjectId(string: text).stringValue == text.lowercased(), "\(text)")
+                } else {
+                    #expect(throws: ValueError.self, "\(scalar.value) at \(position)") { try ObjectId(string: text) }
+                }
+            }
+        }
+    }
+
     @Test func veryLongInvalidTextIsShortenedInMessage() {
         let text = String(repeating: "a", count: 100)
         #expect {
