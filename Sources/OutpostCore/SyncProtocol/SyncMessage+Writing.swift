@@ -86,12 +86,14 @@ extension ServerMessage {
     }
 }
 
-/// Writes `[item,item,…]`, each item by `write`.
+/// Writes `[item,item,…]`, each item by `write`. Inlinable, so that other modules' calls are specialized (a
+/// generic call from another module looked up type metadata for every item).
+@inlinable
 package func writeJSONArray<T>(_ items: [T], to out: inout [UInt8], _ write: (T, inout [UInt8]) -> Void) {
     out.append(0x5B)
-    for (i, item) in items.enumerated() {
+    for i in items.indices {
         if i > 0 { out.append(0x2C) }
-        write(item, &out)
+        write(items[i], &out)
     }
     out.append(0x5D)
 }
