@@ -215,6 +215,13 @@ extension StorageConformance {
                 try Expect.equal(texts.map(\.key), expected.map(\.key), "text pages: the same keys")
                 try Expect.equal(try texts.map { try Document(extendedJSONText: $0.text) }, expected.map(\.document),
                                  "text pages: the documents")
+                for (after, limit, collection, what) in [(nil, 0, "Paged", "limit 0"), (nil, -1, "Paged", "a negative limit"),
+                                                         (expected.last!.key, 7, "Paged", "after the last key"),
+                                                         (nil, 7, "Missing", "an empty collection")] as [(String?, Int, String, String)] {
+                    try Expect.equal(
+                        try await storage.documentTexts(appId: app, collection: collection, after: after, limit: limit).count,
+                        0, "text pages: \(what) reads nothing")
+                }
                 let all = try await storage.documents(appId: app, collection: "Paged", after: nil, limit: 1_000)
                 try Expect.equal(all.map(\.key), expected.map(\.key), "one page for all")
                 let middle = expected[10].key
