@@ -25,6 +25,23 @@ package struct JSONObjectWriter: ~Copyable {
         out.append(0x3A)
     }
 
+    /// ``key(_:_:)`` for a key fixed in the code that needs no escaping: its bytes are copied as they are, without
+    /// the per-byte escape check (the history writer writes five keys per stored change).
+    package mutating func key(fixed key: StaticString, _ out: inout [UInt8]) {
+        #if DEBUG
+        let text = key.description
+        assert(!text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C },
+               "JSONObjectWriter fixed key needs escaping: \(text)")
+        if let lastKey { assert(lastKey < text, "JSONObjectWriter keys out of order: \(lastKey) before \(text)") }
+        lastKey = text
+        #endif
+        if first { first = false } else { out.append(0x2C) }
+        out.append(0x22)
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(0x22)
+        out.append(0x3A)
+    }
+
     package mutating func int(_ key: String, _ value: Int64, _ out: inout [UInt8]) {
         self.key(key, &out)
         JSONValue.writeInt(value, to: &out)

@@ -27,6 +27,19 @@ public enum InstructionApplier {
         return Outcome(document: doc, changedFields: changedFields(from: document, to: doc))
     }
 
+    /// ``apply(_:to:)`` with the changed fields sorted, as the server's integration keeps them. The usual upload of
+    /// a new object takes its field names straight from the document, without a set in between.
+    package static func applySorted(_ instructions: [SyncInstruction], to document: Document?)
+        -> (document: Document?, changedFields: [String])
+    {
+        if document == nil, instructions.count == 1, case .create(_, let pk, var fields) = instructions[0] {
+            if fields["_id"] != pk { fields["_id"] = pk }
+            return (fields, fields.sortedKeys)
+        }
+        let outcome = apply(instructions, to: document)
+        return (outcome.document, outcome.changedFields.sorted())
+    }
+
     /// The top-level fields that differ between two states of an object.
     public static func changedFields(from before: Document?, to after: Document?) -> Set<String> {
         guard let after else { return [] }

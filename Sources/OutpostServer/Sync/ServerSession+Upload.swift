@@ -157,7 +157,7 @@ extension ServerSession {
             for object in objects {
                 let key = working.keys[object.slot]
                 let before = working.documents[object.slot]
-                let result = InstructionApplier.apply(object.instructions, to: before)
+                let result = InstructionApplier.applySorted(object.instructions, to: before)
                 guard result.document != before else { continue }
                 if let reason = judge.reason(collection: key.collection, primaryKey: key.primaryKey, before: before,
                                              after: result.document, changed: result.changedFields) {
@@ -177,7 +177,7 @@ extension ServerSession {
                 }
                 working.documents[object.slot] = result.document
                 var change = DocumentChange(collection: key.collection, primaryKey: key.primaryKey, before: before,
-                                            after: result.document, changedFields: result.changedFields.sorted())
+                                            after: result.document, changedFields: result.changedFields)
                 change.afterText = text
                 accepted.append(change)
             }

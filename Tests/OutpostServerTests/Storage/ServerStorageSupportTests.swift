@@ -96,7 +96,8 @@ import Testing
         }
     }
 
-    /// The changeset text written straight into bytes is the text of its `JSONValue` form, byte for byte.
+    /// The changeset text written straight into bytes is the text of its `JSONValue` form, byte for byte (also
+    /// where consecutive changes share a collection's written name).
     @Test func changesetStorageTextIsTheJSONValueText() throws {
         let draft = ServerChangesetDraft(
             originFileIdent: 7, originClientVersion: 42, timestamp: Date(timeIntervalSinceReferenceDate: 789_123.456),
@@ -105,6 +106,13 @@ import Testing
                                after: ["_id": .int(1), "n": .double(2), "d": .date(Date(timeIntervalSince1970: -1.5))],
                                changedFields: ["n", "d"]),
                 DocumentChange(collection: "Gone", primaryKey: .string("x"), before: nil, after: nil, changedFields: []),
+                // Runs of the same collection, a return to an earlier one, and a name that needs escaping.
+                DocumentChange(collection: "Gone", primaryKey: .string("y"), before: nil, after: nil, changedFields: []),
+                DocumentChange(collection: "Item", primaryKey: .int(2), before: nil, after: ["_id": .int(2)],
+                               changedFields: ["_id"]),
+                DocumentChange(collection: "q\"uote\\d\u{1}", primaryKey: .int(3), before: nil, after: ["_id": .int(3)],
+                               changedFields: ["_id"]),
+                DocumentChange(collection: "Item", primaryKey: .int(4), before: nil, after: nil, changedFields: []),
             ])
         for audience in [3, nil] as [Int64?] {
             var draft = draft

@@ -22,9 +22,12 @@ extension ServerChangesetDraft {
         if let audience { o.int("audience", audience, &out) }
         o.key("changes", &out)
         out.append(0x5B)
-        for (i, change) in changes.enumerated() {
+        // By index, not `for change in changes`: that copied every change (a retain per document and string).
+        // Consecutive changes of the same collection share its written name.
+        var collection = CollectionName()
+        for i in changes.indices {
             if i > 0 { out.append(0x2C) }
-            change.writeStorageJSON(to: &out)
+            changes[i].writeStorageJSON(to: &out, collection: &collection)
         }
         out.append(0x5D)
         o.int("originClientVersion", originClientVersion, &out)
@@ -96,7 +99,7 @@ extension ServerChangesetDraft {
 }
 
 extension DocumentChange {
-    /// A change as ``writeStorageJSON(to:)`` writes it; nil for any other shape.
+    /// A change as ``writeStorageJSON(to:collection:)`` writes it; nil for any other shape.
     fileprivate static func read(_ json: JSONValue) -> DocumentChange? {
         guard case .object(let fields) = json, case .string(let collection)? = fields["collection"],
             let key = fields["primaryKey"], let primaryKey = try? Value(extendedJSON: key),
@@ -122,33 +125,52 @@ extension DocumentChange {
                               changedFields: changedFields)
     }
 
-    /// The change as its `Codable` form would encode it (documents and values as Extended JSON), keys sorted.
-    func writeStorageJSON(to out: inout [UInt8]) {
+    /// The change as its `Codable` form would encode it (documents and values as Extended JSON), keys sorted. The
+    /// collection's name is written once for a run of changes of the same one.
+    fileprivate func writeStorageJSON(to out: inout [UInt8], collection name: inout CollectionName) {
         var o = JSONObjectWriter(&out)
         if let after {
-            o.key("after", &out)
+            o.key(fixed: "after", &out)
             if let afterText { out.append(contentsOf: afterText.utf8) } else { after.writeExtendedJSON(to: &out) }
         }
         if let before {
-            o.key("before", &out)
+            o.key(fixed: "before", &out)
             before.writeExtendedJSON(to: &out)
         }
-        o.key("changedFields", &out)
+        o.key(fixed: "changedFields", &out)
         out.append(0x5B)
-        for (i, field) in changedFields.enumerated() {
+        for i in changedFields.indices {
             if i > 0 { out.append(0x2C) }
-            JSONValue.writeString(field, to: &out)
+            JSONValue.writeString(changedFields[i], to: &out)
         }
         out.append(0x5D)
-        o.string("collection", collection, &out)
-        o.key("primaryKey", &out)
+        o.key(fixed: "collection", &out)
+        name.write(collection, to: &out)
+        o.key(fixed: "primaryKey", &out)
         primaryKey.writeExtendedJSON(to: &out)
         o.end(&out)
     }
 }
 
+/// The last collection name written as a JSON string, kept while a changeset's changes are written (most of a
+/// changeset's changes are in one collection).
+private struct CollectionName {
+    private var name: String?
+    private var json: [UInt8] = []
+
+    mutating func write(_ collection: String, to out: inout [UInt8]) {
+        if collection != name {
+            json.removeAll(keepingCapacity: true)
+            JSONValue.writeString(collection, to: &json)
+            name = collection
+        }
+        out.append(contentsOf: json)
+    }
+}
+
 extension DocumentChange {
-    /// The change as a `JSONValue` tree (the reference form ``writeStorageJSON(to:)`` must equal byte for byte).
+    /// The change as a `JSONValue` tree (the reference form ``writeStorageJSON(to:collection:)`` must equal byte for
+    /// byte).
     package var storageJSON: JSONValue {
         var fields: [String: JSONValue] = [
             "collection": .string(collection), "primaryKey": primaryKey.extendedJSON,
