@@ -15,10 +15,8 @@ public enum InstructionApplier {
 
     /// Applies `instructions` (all for the same object, in order) to `document`.
     public static func apply(_ instructions: [SyncInstruction], to document: Document?) -> Outcome {
-        // The usual upload of a new object: its fields are the document (with the primary key as `_id`).
-        if document == nil, instructions.count == 1, case .create(_, let pk, var fields) = instructions[0] {
-            if fields["_id"] != pk { fields["_id"] = pk }
-            return Outcome(document: fields, changedFields: Set(fields.fields.keys))
+        if document == nil, let created = newObject(instructions) {
+            return Outcome(document: created, changedFields: Set(created.fields.keys))
         }
         var doc = document
         for instruction in instructions {
@@ -32,12 +30,17 @@ public enum InstructionApplier {
     package static func applySorted(_ instructions: [SyncInstruction], to document: Document?)
         -> (document: Document?, changedFields: [String])
     {
-        if document == nil, instructions.count == 1, case .create(_, let pk, var fields) = instructions[0] {
-            if fields["_id"] != pk { fields["_id"] = pk }
-            return (fields, fields.sortedKeys)
-        }
+        if document == nil, let created = newObject(instructions) { return (created, created.sortedKeys) }
         let outcome = apply(instructions, to: document)
         return (outcome.document, outcome.changedFields.sorted())
+    }
+
+    /// The usual upload of a new object, a lone `create`: its fields are the document (with the primary key as
+    /// `_id`). nil for any other instructions.
+    private static func newObject(_ instructions: [SyncInstruction]) -> Document? {
+        guard instructions.count == 1, case .create(_, let pk, var fields) = instructions[0] else { return nil }
+        if fields["_id"] != pk { fields["_id"] = pk }
+        return fields
     }
 
     /// The top-level fields that differ between two states of an object.

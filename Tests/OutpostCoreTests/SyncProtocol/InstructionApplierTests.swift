@@ -29,6 +29,28 @@ import Testing
         }
     }
 
+    /// `applySorted` (the server's integration) gives `apply`'s document and its changed fields in name order, on
+    /// the lone-create path and the general one.
+    @Test func applySortedMatchesApply() {
+        let existing: Document = ["_id": pk, "b": .int(1), "a": .int(2), "c": .int(3)]
+        let cases: [([SyncInstruction], Document?)] = [
+            ([.create(className: "A", primaryKey: pk, fields: ["z": .int(1), "b": .int(2), "m": .int(3)])], nil),
+            ([.create(className: "A", primaryKey: pk, fields: ["_id": .int(9), "y": .int(1)])], nil),
+            ([.create(className: "A", primaryKey: pk, fields: [:])], nil),
+            ([.create(className: "A", primaryKey: pk, fields: ["a": .int(5)])], existing),
+            ([.set(className: "A", primaryKey: pk, field: "c", value: .int(0)),
+              .set(className: "A", primaryKey: pk, field: "a", value: .int(0))], existing),
+            ([.erase(className: "A", primaryKey: pk)], existing),
+            ([.set(className: "A", primaryKey: pk, field: "x", value: .int(2))], nil),
+        ]
+        for (instructions, document) in cases {
+            let outcome = InstructionApplier.apply(instructions, to: document)
+            let sorted = InstructionApplier.applySorted(instructions, to: document)
+            #expect(sorted.document == outcome.document, "\(instructions)")
+            #expect(sorted.changedFields == outcome.changedFields.sorted(), "\(instructions)")
+        }
+    }
+
     @Test func deleteWins() {
         let outcome = InstructionApplier.apply([.set(className: "A", primaryKey: pk, field: "x", value: .int(2))], to: nil)
         #expect(outcome.document == nil)
