@@ -25,7 +25,7 @@ final class EventHTTPConnection: Sendable {
 
     private let channel: any Channel
     private let hostHeader: String
-    /// Seconds a request may wait for its answer (counted from when it is sent).
+    /// Seconds a request may wait for its answer (counted from when it is queued on the connection).
     private let timeout: TimeInterval
 
     private init(channel: any Channel, hostHeader: String, timeout: TimeInterval) {
@@ -77,14 +77,8 @@ final class EventHTTPConnection: Sendable {
         head.headers.add(name: "Content-Length", value: String(body.count))
         let promise = channel.eventLoop.makePromise(of: Response.self)
         let buffer = channel.allocator.buffer(bytes: body)
-        let channel = self.channel
-        let timeout = self.timeout
-        let timer = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
-            // Fails every waiting request (the answers of a connection come in order) and closes it.
-            channel.pipeline.fireErrorCaught(Failure(description: "no answer within \(timeout) s"))
-        }
-        promise.futureResult.whenComplete { _ in timer.cancel() }
-        channel.writeAndFlush(ClientHandler.Request(head: head, body: buffer, promise: promise)).whenFailure { error in
+        let request = ClientHandler.Request(head: head, body: buffer, promise: promise, timeout: timeout)
+        channel.writeAndFlush(request).whenFailure { error in
             promise.fail(Failure(description: "cannot send the request: \(error)"))
         }
         return promise.futureResult
@@ -105,6 +99,8 @@ final class EventHTTPConnection: Sendable {
             var head: HTTPRequestHead
             var body: ByteBuffer
             var promise: EventLoopPromise<Response>
+            /// Seconds the request may wait for its answer once it is queued on the connection.
+            var timeout: TimeInterval
         }
 
         private var waiting = CircularBuffer<EventLoopPromise<Response>>()
@@ -119,6 +115,16 @@ final class EventHTTPConnection: Sendable {
                 return
             }
             waiting.append(request.promise)
+            // The answer's clock starts here, on the event loop, once the request waits in line. (Started by the
+            // caller, before the write reached the loop, a busy loop could run the timer first: it found nothing
+            // waiting, closed the connection, and the request failed as "closed" instead of timed out.)
+            let timeout = request.timeout
+            let channel = context.channel
+            let timer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
+                // Fails every waiting request (the answers of a connection come in order) and closes it.
+                channel.pipeline.fireErrorCaught(Failure(description: "no answer within \(timeout) s"))
+            }
+            request.promise.futureResult.whenComplete { _ in timer.cancel() }
             context.write(wrapOutboundOut(.head(request.head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(request.body))), promise: nil)
             context.write(wrapOutboundOut(.end(nil)), promise: promise)

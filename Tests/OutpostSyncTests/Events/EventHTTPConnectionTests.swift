@@ -71,6 +71,25 @@ struct EventHTTPConnectionTests {
         }
     }
 
+    /// A request sent while the connection's event loop is busy for longer than the timeout still waits its full
+    /// time for an answer and fails as timed out (the clock once started before the request reached the loop, and
+    /// then the request failed as "the connection is closed").
+    @Test func aRequestSentWhileTheLoopIsBusyTimesOutAsSuch() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        try await withEchoServer { url, _ in
+            let connection = try await EventHTTPConnection.connect(to: url, timeout: 0.3, group: group)
+            defer { connection.close() }
+            group.next().execute { Thread.sleep(forTimeInterval: 0.6) }
+            let start = ContinuousClock.now
+            let error = await #expect(throws: EventHTTPConnection.Failure.self) {
+                _ = try await connection.send(method: .POST, path: "/never", headers: [], body: []).get()
+            }
+            #expect(error?.description.contains("no answer within") == true)
+            #expect(ContinuousClock.now - start >= .seconds(0.8))
+        }
+        try await group.shutdownGracefully()
+    }
+
     @Test func connectingToAClosedPortFails() async throws {
         // A port bound but not listening: connections to it are refused, and no other test can take it meanwhile
         // (a port freed by a finished server could be reused by a parallel test's server).
