@@ -49,7 +49,7 @@ let package = Package(
         // The query language's shared fixtures and corpus (documents only; no client needed).
         .target(name: "OutpostCoreTesting", dependencies: ["OutpostCore"]),
         // Test support shipped as product code: temporary databases, fixtures.
-        .target(name: "OutpostTesting", dependencies: ["Outpost"]),
+        .target(name: "OutpostTesting", dependencies: ["Outpost", "OutpostCoreTesting"]),
         // The sync server as a library: HTTP + WebSocket, auth, rules, sync sessions, storage drivers.
         .target(
             name: "OutpostServer",
@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "OutpostServerTesting",
             dependencies: [
-                "OutpostServer",
+                "OutpostServer", "OutpostCoreTesting",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),

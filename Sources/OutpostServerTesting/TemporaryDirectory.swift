@@ -1,6 +1,8 @@
 import Foundation
+import OutpostCoreTesting
 
-/// A fresh, uniquely named directory under the system's temporary directory, for a test's database files.
+/// A fresh, uniquely named directory for a test's database files, under the test process's ``ScratchRoot`` (so it
+/// goes when the process exits even if the test did not remove it).
 ///
 /// ```swift
 /// try await TemporaryDirectory.with { directory in
@@ -14,9 +16,7 @@ public struct TemporaryDirectory: Sendable {
     /// Creates the directory (`outpost-server-<label>-<uuid>`).
     public init(_ label: String = "test") throws {
         let safe = label.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(String.init).joined()
-        url = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
-            .appendingPathComponent("outpost-server-\(safe.prefix(40))-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try ScratchRoot.directory("outpost-server-\(safe.prefix(40))")
     }
 
     /// The path of a file inside the directory.

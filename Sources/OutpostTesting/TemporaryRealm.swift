@@ -1,15 +1,16 @@
 import Foundation
 import Outpost
+import OutpostCoreTesting
 
-/// A fresh directory for a test's Realm files, removed by `remove()`.
+/// A fresh directory for a test's Realm files, removed by `remove()` (and in any case with the test process's
+/// ``ScratchRoot`` when the process exits).
 public struct TemporaryDirectory: Sendable {
     public let url: URL
 
     public init(_ name: String = #function) {
         let safe = name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(String.init).joined()
-        url = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("outpost-tests-\(safe)-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = (try? ScratchRoot.directory("outpost-tests-\(safe)"))
+            ?? ScratchRoot.url.appendingPathComponent("outpost-tests-\(safe)-\(UUID().uuidString)")
     }
 
     /// A file URL inside the directory.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Outpost
 import OutpostCore
+import OutpostCoreTesting
 
 /// A class with a `List`: its new objects take the general path.
 final class CreatePathListed: Object {
@@ -14,8 +15,7 @@ final class CreatePathListed: Object {
 /// path (`syncDocument` → `SyncInstruction.create`).
 @Suite struct SyncCreateFormatTests {
     private func realm(_ types: [ObjectBase.Type]) throws -> Realm {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-create-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try ScratchRoot.directory("outpost-create")
         return try Realm(configuration: Realm.Configuration(fileURL: dir.appendingPathComponent("default.realm"), objectTypes: types))
     }
 

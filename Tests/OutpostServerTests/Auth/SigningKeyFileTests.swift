@@ -18,7 +18,9 @@ import Testing
         #expect((attributes[.size] as? NSNumber)?.intValue == 32)
         let second = try SigningKeyFile.loadOrCreate(in: directory)
         #expect(first == second)
-        let other = try SigningKeyFile.loadOrCreate(in: temporaryDirectory())
+        let otherDirectory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: otherDirectory) }
+        let other = try SigningKeyFile.loadOrCreate(in: otherDirectory)
         #expect(first != other)
     }
 

@@ -148,7 +148,9 @@ import Testing
         let store = realm.events!.context.store
         #expect(store.shardFiles.count > 1)
         // Every event is readable from the shard files by a fresh connection, in order, exactly once.
-        #expect(try storedEvents(realm).map(\.activity) == (0..<40).map { "custom \($0)" })
+        let stored = try storedEvents(realm)
+        #expect(stored.map(\.activity) == (0..<40).map { "custom \($0)" },
+                "stored: \(stored.map { "\($0.id) \($0.activity)" }), shards: \(store.shardFiles.map(\.lastPathComponent))")
         #expect(store.shardFiles.allSatisfy { store.partitionValue(ofShard: $0).hasPrefix("events-") })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCoreTesting
 import OutpostServerTesting
 @testable import Outpost
 
@@ -71,12 +72,11 @@ final class EvAllTypes: Object {
     @Persisted var embeddedList: List<EvEmbedded>
 }
 
-/// A fresh directory with a local Realm configuration that records events.
+/// A fresh directory (under the run's `ScratchRoot`) with a local Realm configuration that records events.
 func localEventConfiguration(_ events: EventConfiguration = EventConfiguration(), types: [ObjectBase.Type])
     throws -> Realm.Configuration
 {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-events-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try ScratchRoot.directory("outpost-events")
     var config = Realm.Configuration(fileURL: dir.appendingPathComponent("default.realm"), objectTypes: types)
     config.eventConfiguration = events
     return config
