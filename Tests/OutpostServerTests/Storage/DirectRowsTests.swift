@@ -40,4 +40,33 @@ import Testing
             #expect(try String.fetchAll(db, sql: "SELECT a FROM t WHERE id >= 100 ORDER BY id") == ["grdb", "direct"])
         }
     }
+
+    /// A constant first parameter bound once, then rows of three texts bound in place (the documents' commit).
+    @Test func aConstantParameterStaysBoundAcrossRowsOfThreeTexts() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE d (app TEXT NOT NULL, c TEXT NOT NULL, k TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (app, c, k))")
+            let put = try db.cachedStatement(sql: "INSERT INTO d (app, c, k, body) VALUES (?, ?, ?, ?)")
+            // Whatever GRDB bound before is replaced.
+            try put.execute(arguments: ["other", "c", "k0", "{}"])
+            let app = String(repeating: "app-é-", count: 3)
+            try DirectRows.bindConstant(put, app, at: 1, in: db)
+            let rows = [("Items", "k1", "{\"a\":1}"), ("Items", "", ""), ("Ünïcode 😀", "k2", String(repeating: "x", count: 50_000))]
+            for (c, k, body) in rows { try DirectRows.run(put, texts: c, k, body, from: 2, in: db) }
+            let stored = try Row.fetchAll(db, sql: "SELECT app, c, k, body FROM d WHERE app <> 'other' ORDER BY rowid")
+            #expect(stored.map { $0["app"] as String } == Array(repeating: app, count: rows.count))
+            #expect(stored.map { [$0["c"] as String, $0["k"] as String, $0["body"] as String] } == rows.map { [$0.0, $0.1, $0.2] })
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(k) FROM d WHERE c = 'Items' AND k = ''") == "text")
+
+            // A failing row throws GRDB's error, writes nothing, and the constant is still bound for the next row.
+            #expect {
+                try DirectRows.run(put, texts: "Items", "k1", "again", from: 2, in: db)
+            } throws: { error in
+                (error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT
+            }
+            try DirectRows.run(put, texts: "Items", "k3", "{}", from: 2, in: db)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM d WHERE app = ?", arguments: [app]) == rows.count + 1)
+            #expect(try String.fetchOne(db, sql: "SELECT body FROM d WHERE k = 'k1'") == "{\"a\":1}")
+        }
+    }
 }

@@ -28,6 +28,35 @@ enum DirectRows {
         }
     }
 
+    /// Binds `value` to parameter `index` for every run that follows until it is bound again (`sqlite3_reset`
+    /// keeps bindings; SQLite copies the text).
+    static func bindConstant(_ statement: Statement, _ value: String, at index: Int32, in db: Database) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        try check(sqlite3_bind_text(handle, index, value, Int32(value.utf8.count), transient), db)
+    }
+
+    /// Runs `statement` once with three texts bound in place to parameters `index`, `index + 1` and `index + 2`;
+    /// the parameters before `index` keep what ``bindConstant(_:_:at:in:)`` bound. The same as
+    /// ``run(_:_:in:)`` without building an array of arguments for the row.
+    static func run(_ statement: Statement, texts first: String, _ second: String, _ third: String, from index: Int32,
+                    in db: Database) throws {
+        let handle = statement.sqliteStatement
+        var (first, second, third) = (first, second, third)
+        try first.withUTF8 { a in
+            try second.withUTF8 { b in
+                try third.withUTF8 { c in
+                    try bindText(a, at: index, to: handle, in: db)
+                    try bindText(b, at: index + 1, to: handle, in: db)
+                    try bindText(c, at: index + 2, to: handle, in: db)
+                    let code = sqlite3_step(handle)
+                    sqlite3_reset(handle)
+                    guard code == SQLITE_DONE else { throw error(code, statement, db) }
+                }
+            }
+        }
+    }
+
     /// Binds the first argument, then the rest inside it (so every string stays in place until the step is done).
     private static func bind(_ arguments: ArraySlice<Argument>, from index: Int32, to handle: OpaquePointer,
                              in db: Database, then step: () throws -> Void) throws {

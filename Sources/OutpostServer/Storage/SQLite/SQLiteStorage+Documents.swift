@@ -56,7 +56,7 @@ extension SQLiteStorage {
 
     /// Applies a transaction's writes in one SQLite transaction, on GRDB's writer queue.
     private static func commit(appId: String, _ writes: TransactionWrites, _ db: Database) throws {
-        let puts = writes.puts
+        let putOrder = writes.putOrder
         let deletes = writes.deletes
         let history = try writes.changesets.map {
             ($0.serverVersion, try $0.draft.storageBytes())
@@ -76,9 +76,13 @@ extension SQLiteStorage {
                 INSERT INTO documents (app, collection, pk_key, body) VALUES (?, ?, ?, ?)
                 ON CONFLICT (app, collection, pk_key) DO UPDATE SET body = excluded.body
                 """)
-            for i in puts.keys.indices {
-                try DirectRows.run(put, [.text(appId), .text(puts.collections[i]), .text(puts.keys[i]), .text(puts.bodies[i])],
-                                   in: db)
+            if !putOrder.isEmpty {
+                try DirectRows.bindConstant(put, appId, at: 1, in: db)
+                let entries = writes.documents.entries
+                for i in putOrder {
+                    try DirectRows.run(put, texts: entries[i].address.collection, entries[i].address.key,
+                                       entries[i].text ?? entries[i].document!.extendedJSONText, from: 2, in: db)
+                }
             }
             let delete = try db.cachedStatement(
                 sql: "DELETE FROM documents WHERE app = ? AND collection = ? AND pk_key = ?")

@@ -44,9 +44,9 @@ package struct TransactionWrites: Sendable {
 
     package var isEmpty: Bool { documents.isEmpty && changesets.isEmpty && progress.isEmpty }
 
-    /// Documents to store, as (collection, pk_key, Extended JSON text) columns, in address order (index order,
-    /// which SQLite and PostgreSQL insert fastest). Documents written in that order already are not sorted again.
-    package var puts: (collections: [String], keys: [String], bodies: [String]) {
+    /// The indexes in `documents.entries` of the documents to store, in address order (index order, which SQLite
+    /// and PostgreSQL insert fastest). Documents written in that order already are not sorted again.
+    package var putOrder: [Int] {
         var stored: [Int] = []
         stored.reserveCapacity(documents.count)
         var inOrder = true
@@ -60,14 +60,26 @@ package struct TransactionWrites: Sendable {
         if !inOrder {
             stored.sort { DocumentAddress.precedes(entries[$0].address, entries[$1].address) }
         }
+        return stored
+    }
+
+    /// The Extended JSON text of the stored document at `entry`, an index from ``putOrder``.
+    package func putText(_ entry: Int) -> String {
+        let entry = documents.entries[entry]
+        return entry.text ?? entry.document!.extendedJSONText
+    }
+
+    /// Documents to store, as (collection, pk_key, Extended JSON text) columns, in ``putOrder``.
+    package var puts: (collections: [String], keys: [String], bodies: [String]) {
+        let order = putOrder
         var out: ([String], [String], [String]) = ([], [], [])
-        out.0.reserveCapacity(stored.count)
-        out.1.reserveCapacity(stored.count)
-        out.2.reserveCapacity(stored.count)
-        for i in stored {
-            out.0.append(entries[i].address.collection)
-            out.1.append(entries[i].address.key)
-            out.2.append(entries[i].text ?? entries[i].document!.extendedJSONText)
+        out.0.reserveCapacity(order.count)
+        out.1.reserveCapacity(order.count)
+        out.2.reserveCapacity(order.count)
+        for i in order {
+            out.0.append(documents.entries[i].address.collection)
+            out.1.append(documents.entries[i].address.key)
+            out.2.append(putText(i))
         }
         return out
     }
