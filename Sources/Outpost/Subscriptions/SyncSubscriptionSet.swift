@@ -30,6 +30,14 @@ public final class SyncSubscriptionSet: Sequence {
         return (v, SubscriptionRecord.decode(text))
     }
 
+    /// The newest committed set's version (0: none), as the Realm's current read or write sees it.
+    static func latestVersion(_ realm: RealmInstance) throws -> Int64 {
+        if case .integer(let v) = try realm.connection.scalar("SELECT MAX(version) FROM __outpost_sync_subscriptions") {
+            return v
+        }
+        return 0
+    }
+
     private var current: [SubscriptionRecord] { working ?? records }
 
     // MARK: Reading
@@ -133,10 +141,14 @@ public final class SyncSubscriptionSet: Sequence {
         let result = working!
         working = nil
         guard changed else { return nil }
-        let newVersion = version + 1
         let inWrite = realm.isInWriteTransaction
+        var newVersion = version + 1
         do {
             if !inWrite { try realm.beginWrite() }
+            // The version is numbered in the write, after the newest set: this Realm's read may be older than a set
+            // another thread or process committed since. Like the original's update of an older set, the new set
+            // is what the block made of the set it saw.
+            newVersion = Swift.max(version, try Self.latestVersion(realm)) + 1
             try realm.connection.cached(
                 "INSERT INTO __outpost_sync_subscriptions (version, state, error, subscriptions) VALUES (?, 'pending', NULL, ?)"
             ).run([.integer(newVersion), .text(SubscriptionRecord.encode(result))])

@@ -152,9 +152,13 @@ package struct JSONReader {
         }
     }
 
-    package mutating func parseValue() -> JSONValue? {
+    /// The deepest nesting of arrays and objects the parser reads (MongoDB's limit for documents is 100); deeper
+    /// text is not valid JSON to it, so that no input can exhaust a thread's stack.
+    package static let maxNesting = 200
+
+    package mutating func parseValue(depth: Int = 0) -> JSONValue? {
         skipSpace()
-        guard index < bytes.count else { return nil }
+        guard index < bytes.count, depth < Self.maxNesting else { return nil }
         switch bytes[index] {
         case UInt8(ascii: "n"): return literal("null", .null)
         case UInt8(ascii: "t"): return literal("true", .bool(true))
@@ -166,7 +170,7 @@ package struct JSONReader {
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
             while true {
-                guard let item = parseValue() else { return nil }
+                guard let item = parseValue(depth: depth + 1) else { return nil }
                 items.append(item)
                 skipSpace()
                 guard index < bytes.count else { return nil }
@@ -187,7 +191,7 @@ package struct JSONReader {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
-                guard let value = parseValue() else { return nil }
+                guard let value = parseValue(depth: depth + 1) else { return nil }
                 entries.append((key, value))
                 skipSpace()
                 guard index < bytes.count else { return nil }

@@ -53,8 +53,9 @@ extension QueryParser.State {
 
     /// `SUBQUERY(collection, $x, predicate).@count` (or `.@size`).
     private mutating func parseSubquery() throws(QueryError) -> QueryOperand {
+        try enter(at: advance())
         advance()
-        advance()
+        defer { depth -= 1 }
         let collection = try parseKeyPath()
         try expectSymbol(",", "expected ','")
         guard case .identifier(let variable) = current.kind, variable.hasPrefix("$"), variable.count > 1 else {
@@ -81,7 +82,8 @@ extension QueryParser.State {
 
     /// `{a, b, …}` of values and arguments.
     private mutating func parseList() throws(QueryError) -> QueryOperand {
-        advance()
+        try enter(at: advance())
+        defer { depth -= 1 }
         var elements: [QueryOperand] = []
         if current.isSymbol("}") {
             advance()

@@ -19,13 +19,16 @@ extension QueryParser.State {
 
     mutating func parseNot() throws(QueryError) -> QueryPredicate {
         if isKeyword("not") || current.isSymbol("!") {
-            advance()
-            return !(try parseNot())
+            try enter(at: advance())
+            let inner = try parseNot()
+            depth -= 1
+            return !inner
         }
         if current.isSymbol("(") {
-            advance()
+            try enter(at: advance())
             let inner = try parseOr()
             try expectSymbol(")", "expected ')'")
+            depth -= 1
             return inner
         }
         if isKeyword("truepredicate") {

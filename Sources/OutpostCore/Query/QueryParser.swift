@@ -41,6 +41,11 @@ public enum QueryParser {
         var index = 0
         var argumentStyle: ArgumentStyle?
         var nextPositionalArgument = 0
+        /// Parentheses, `NOT`s, subqueries and lists open around the current token.
+        var depth = 0
+        /// The deepest nesting a query may have: deeper ones are refused rather than parsed by ever deeper
+        /// recursion (a query from a client must not be able to exhaust a server thread's stack).
+        static let maxDepth = 200
 
         init(query: String, tokens: [QueryToken]) {
             self.query = query
@@ -62,6 +67,14 @@ public enum QueryParser {
 
         func error(_ message: String, at token: QueryToken, kind: QueryError.Kind = .syntax) -> QueryError {
             QueryError(kind, message, query: query, position: token.position, token: token.text)
+        }
+
+        /// Enters one more level of nesting at `token`; throws past ``maxDepth``. Leave it with `depth -= 1`.
+        mutating func enter(at token: QueryToken) throws(QueryError) {
+            depth += 1
+            guard depth <= Self.maxDepth else {
+                throw error("the query nests more than \(Self.maxDepth) levels deep", at: token)
+            }
         }
 
         mutating func expectSymbol(_ symbol: String, _ message: String) throws(QueryError) {

@@ -5,6 +5,21 @@ import Testing
 
 /// The byte-level JSON writer: compact, keys sorted, strings escaped, numbers exact.
 @Suite struct JSONWriterTests {
+    /// Arrays and objects nest at most `JSONReader.maxNesting` levels; deeper text is not JSON to the reader (no
+    /// recursion deep enough to exhaust a thread's stack).
+    @Test func readsNestingUpToTheLimitOnly() {
+        let limit = JSONReader.maxNesting
+        #expect(limit == 200)
+        func arrays(_ n: Int) -> String { String(repeating: "[", count: n) + String(repeating: "]", count: n) }
+        func objects(_ n: Int) -> String { String(repeating: "{\"a\":", count: n) + "1" + String(repeating: "}", count: n) }
+        #expect(JSONValue.parse(arrays(limit)) != nil)
+        #expect(JSONValue.parse(arrays(limit + 1)) == nil)
+        #expect(JSONValue.parse(objects(limit - 1)) != nil, "limit - 1 objects and the number inside: limit levels")
+        #expect(JSONValue.parse(objects(limit)) == nil)
+        #expect(JSONValue.parse(String(repeating: "[", count: 1_000_000)) == nil)
+        #expect(JSONValue.parse(String(repeating: "{\"a\":[", count: 500_000)) == nil)
+    }
+
     @Test func writesCompactSortedJSON() {
         let value = JSONValue.object([
             "b": .array([.int(0), .int(-7), .int(Int64.max), .int(Int64.min), .null, .bool(true), .bool(false)]),

@@ -53,6 +53,24 @@ import Testing
         #expect(error.description == message)
     }
 
+    /// Parentheses, NOTs, lists and subqueries nest at most `QueryParser.State.maxDepth` (200) levels; a deeper
+    /// query is a syntax error at the first token past the limit, not a crash of the thread's stack.
+    @Test func nestingIsLimited() throws {
+        let limit = 200
+        func parens(_ n: Int) -> String { String(repeating: "(", count: n) + "a == 1" + String(repeating: ")", count: n) }
+        #expect(try QueryParser.parse(parens(limit)).predicate.description == "a == 1")
+        let tooDeep = try #require(parseError(parens(limit + 1)))
+        #expect(tooDeep.kind == .syntax)
+        #expect(tooDeep.position == limit)
+        #expect(tooDeep.description.hasSuffix("the query nests more than 200 levels deep at position 200 near '('"))
+        for text in [parens(1_000_000), String(repeating: "NOT ", count: 300_000) + "a == 1",
+                     String(repeating: "!", count: 300_000) + "a == 1", "a IN " + String(repeating: "{", count: 300_000),
+                     String(repeating: "SUBQUERY(items, $x, ", count: 1_000) + "$x.a == 1" + String(repeating: ").@count > 0", count: 1_000)] {
+            #expect(parseError(text)?.description.contains("nests more than 200 levels deep") == true)
+        }
+        #expect(try QueryParser.parse(String(repeating: "NOT ", count: limit) + "a == 1").predicate.description.hasPrefix("NOT"))
+    }
+
     @Test func parsePredicateRejectsSuffixes() throws {
         #expect(throws: QueryError(.syntax, "SORT is not allowed in a predicate", query: "a == 1 SORT(a ASC)",
                                    position: 7, token: "SORT")) {

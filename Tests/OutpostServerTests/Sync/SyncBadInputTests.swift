@@ -21,6 +21,9 @@ import Testing
         ("{\"type\": \"upload\", \"session\": 1, \"changesets\": 5}", 103),
         ("{\"type\": \"mark\", \"session\": 9, \"requestId\": 1}", 106),
         ("{\"type\": \"bind\", \"session\": 0, \"mode\": \"flexible\"}", 106),
+        // Nesting deep enough to exhaust a thread's stack if parsed by recursion: refused as malformed.
+        (String(repeating: "[", count: 200_000), 103),
+        ("{\"type\": \"upload\", \"session\": 1, \"changesets\": " + String(repeating: "{\"a\":", count: 200_000), 103),
     ])
     func malformedMessagesCloseOnlyTheirConnection(text: String, code: Int) async throws {
         try await Driver.sqlite.withStorage { storage in
@@ -65,6 +68,10 @@ import Testing
                     ("tags.@count > 1", "aggregates such as @count"),
                     ("complexity == $0", "argument $0 is not bound"),
                     ("ownerId == 'x'); DROP TABLE documents;--", "Invalid query: failed to parse query for table \"Item\""),
+                    // Under the size limit, over the nesting limit.
+                    (String(repeating: "(", count: 50_000) + "complexity == 1" + String(repeating: ")", count: 50_000),
+                     "the query nests more than 200 levels deep"),
+                    (String(repeating: "NOT ", count: 50_000) + "complexity == 1", "the query nests more than 200 levels deep"),
                 ]
                 for (i, (query, expected)) in cases.enumerated() {
                     let version = Int64(i + 1)
