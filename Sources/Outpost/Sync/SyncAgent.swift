@@ -37,7 +37,12 @@ actor SyncAgent {
     private var downloadWaiters: [CheckedContinuation<Void, Error>] = []
     private var uploadWaiters: [(target: Int64, continuation: CheckedContinuation<Void, Error>)] = []
     private var forceTokenRefresh = false
+    /// Connection attempts in a row that did not get as far as the server accepting the session (an IDENT or a
+    /// DOWNLOAD): the backoff grows with it. A server that accepts sockets but fails every session is backed off
+    /// from like an unreachable one.
     private var failedAttempts = 0
+    /// The wait between two connection attempts; `reconnect()` cuts it short.
+    private var backoffSleep: Task<Void, Never>?
     private let fileLock: SyncFileLock
     /// Rejected writes reported so far, by client version, for `verdict(forTransaction:)`.
     private var rejections: [Int64: [CompensatingWriteInfo]] = [:]
@@ -80,10 +85,12 @@ actor SyncAgent {
         session?.setConnectionState(.disconnected)
     }
 
-    /// Drops the connection and connects again at once.
+    /// Connects again at once when disconnected, skipping what is left of the backoff delay; no effect while
+    /// connected (the original's documented behaviour).
     func reconnect() {
+        guard connection == nil else { return }
         failedAttempts = 0
-        connection?.close()
+        backoffSleep?.cancel()
     }
 
     /// A local commit or a new subscription set: upload it.
@@ -151,12 +158,14 @@ actor SyncAgent {
                 manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
             }
             connection = nil
-            pingTask?.cancel()
             session?.setConnectionState(.disconnected)
             if Task.isCancelled || isInvalid { break }
             let delay = SyncBackoff.delay(attempt: failedAttempts)
             failedAttempts += 1
-            try? await Task.sleep(for: delay)
+            let sleep = Task<Void, Never> { _ = try? await Task.sleep(for: delay) }
+            backoffSleep = sleep
+            await withTaskCancellationHandler { await sleep.value } onCancel: { sleep.cancel() }
+            backoffSleep = nil
         }
     }
 
@@ -173,10 +182,15 @@ actor SyncAgent {
             forceTokenRefresh = true
             throw error
         }
+        // However this returns or throws (cancelled, a failed read of the file, the server's close), the socket
+        // and its pings end with it: the server must not keep a session bound to a connection nobody reads.
+        defer {
+            conn.close()
+            pingTask?.cancel()
+        }
         try Task.checkCancellation()
         connectionNumber = SyncAgent.counter.nextConnection()
         connection = conn
-        failedAttempts = 0
         session?.setConnectionState(.connected)
         lastPongOrConnect = Date()
         startPings(conn)
@@ -202,6 +216,9 @@ actor SyncAgent {
 
         for await event in conn.events {
             try Task.checkCancellation()
+            // Once this side closed the connection (a bad message, an error, no pong), nothing more it buffered is
+            // handled: a download after one that could not be read would move the cursor past it.
+            if conn.isClosed { return }
             switch event {
             case .message(let text):
                 let message: ServerMessage
@@ -210,7 +227,7 @@ actor SyncAgent {
                 } catch {
                     manager.log(.error, "Sync: Connection[\(connectionNumber)]: bad message from the server: \(error)")
                     conn.close()
-                    continue
+                    return
                 }
                 try await handle(message, conn)
             case .localChange:
@@ -267,10 +284,12 @@ actor SyncAgent {
     private func handle(_ message: ServerMessage, _ conn: SyncConnection) async throws {
         switch message {
         case .ident(_, let ident, let salt):
+            failedAttempts = 0
             try await database.perform { try $0.syncSetIdent(fileIdent: ident, salt: salt) }
             fileIdent = ident
             try await afterIdent()
         case .download(_, let cursor, _, let ack, let queryVersion, let batch, let changesets):
+            failedAttempts = 0
             switch batch {
             case .moreToCome:
                 if !isBootstrapping { tracker.set(queryVersion, .bootstrapping) }

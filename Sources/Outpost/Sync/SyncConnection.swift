@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Logging
 import NIOCore
 import OutpostCore
+import Synchronization
 
 /// One WebSocket to the server's sync endpoint. Incoming messages, the close, and events the session injects
 /// (local changes, ping ticks) arrive in one ordered stream, so the session handles them one at a time.
@@ -25,6 +26,7 @@ final class SyncConnection: Sendable {
     private let eventsContinuation: AsyncStream<Event>.Continuation
     private let outgoing: AsyncStream<String>.Continuation
     private let task: Task<Void, Never>
+    private let closed = Mutex(false)
 
     private init(events: AsyncStream<Event>, eventsContinuation: AsyncStream<Event>.Continuation,
                  outgoing: AsyncStream<String>.Continuation, task: Task<Void, Never>) {
@@ -95,9 +97,13 @@ final class SyncConnection: Sendable {
 
     /// Closes the socket; the stream ends with `.closed`.
     func close() {
+        closed.withLock { $0 = true }
         outgoing.finish()
         task.cancel()
     }
+
+    /// Whether `close()` was called.
+    var isClosed: Bool { closed.withLock { $0 } }
 }
 
 /// A one-shot signal: nil when the socket opened, a reason when it failed first.

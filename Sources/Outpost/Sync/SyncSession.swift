@@ -106,7 +106,8 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         control { await $0.start() }
     }
 
-    /// Drops the connection and reconnects at once (skipping any backoff delay).
+    /// Requests an immediate reconnection when the session is disconnected: what is left of the backoff delay is
+    /// skipped. It has no effect while the session is connected, as in the original.
     public func reconnect() {
         control { await $0.reconnect() }
     }
