@@ -21,11 +21,7 @@ enum DirectRows {
     static func run(_ statement: Statement, _ arguments: [Argument], in db: Database) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)  // GRDB resets a statement before it runs it again, not after
-        try bind(arguments[...], from: 1, to: handle, in: db) {
-            let code = sqlite3_step(handle)
-            sqlite3_reset(handle)
-            guard code == SQLITE_DONE else { throw error(code, statement, db) }
-        }
+        try bind(arguments[...], from: 1, to: handle, in: db) { try step(statement, in: db) }
     }
 
     /// Binds `value` to parameter `index` for every run that follows until it is bound again (`sqlite3_reset`
@@ -49,12 +45,18 @@ enum DirectRows {
                     try bindText(a, at: index, to: handle, in: db)
                     try bindText(b, at: index + 1, to: handle, in: db)
                     try bindText(c, at: index + 2, to: handle, in: db)
-                    let code = sqlite3_step(handle)
-                    sqlite3_reset(handle)
-                    guard code == SQLITE_DONE else { throw error(code, statement, db) }
+                    try step(statement, in: db)
                 }
             }
         }
+    }
+
+    /// Steps the bound statement once and resets it; throws GRDB's `DatabaseError` when the step fails.
+    private static func step(_ statement: Statement, in db: Database) throws {
+        let handle = statement.sqliteStatement
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE else { throw error(code, statement, db) }
     }
 
     /// Binds the first argument, then the rest inside it (so every string stays in place until the step is done).

@@ -80,8 +80,8 @@ extension SQLiteStorage {
                 try DirectRows.bindConstant(put, appId, at: 1, in: db)
                 let entries = writes.documents.entries
                 for i in putOrder {
-                    try DirectRows.run(put, texts: entries[i].address.collection, entries[i].address.key,
-                                       entries[i].text ?? entries[i].document!.extendedJSONText, from: 2, in: db)
+                    try DirectRows.run(put, texts: entries[i].address.collection, entries[i].address.key, writes.putText(i),
+                                       from: 2, in: db)
                 }
             }
             let delete = try db.cachedStatement(

@@ -65,8 +65,7 @@ package struct TransactionWrites: Sendable {
 
     /// The Extended JSON text of the stored document at `entry`, an index from ``putOrder``.
     package func putText(_ entry: Int) -> String {
-        let entry = documents.entries[entry]
-        return entry.text ?? entry.document!.extendedJSONText
+        documents.entries[entry].text ?? documents.entries[entry].document!.extendedJSONText
     }
 
     /// Documents to store, as (collection, pk_key, Extended JSON text) columns, in ``putOrder``.
