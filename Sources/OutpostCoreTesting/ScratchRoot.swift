@@ -31,7 +31,8 @@ public enum ScratchRoot {
         return url
     }()
 
-    /// A new, uniquely named directory under the root: `<label>-<uuid>`.
+    /// A new, uniquely named directory under the root: `<label>-<uuid>`, the label kept to its first 60 letters,
+    /// digits and hyphens (so any text, a function's name for one, makes a safe name).
     public static func directory(_ label: String) throws -> URL {
         let safe = label.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
             .map(String.init).joined()

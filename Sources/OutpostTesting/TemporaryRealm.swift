@@ -8,9 +8,8 @@ public struct TemporaryDirectory: Sendable {
     public let url: URL
 
     public init(_ name: String = #function) {
-        let safe = name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(String.init).joined()
-        url = (try? ScratchRoot.directory("outpost-tests-\(safe)"))
-            ?? ScratchRoot.url.appendingPathComponent("outpost-tests-\(safe)-\(UUID().uuidString)")
+        url = (try? ScratchRoot.directory("outpost-tests-\(name)"))
+            ?? ScratchRoot.url.appendingPathComponent("outpost-tests-\(UUID().uuidString)")
     }
 
     /// A file URL inside the directory.
