@@ -12,6 +12,7 @@ extension StorageConformance {
                     everyValueDocument(id: .string("every")),
                     everyValueDocument(id: .int(-5)),
                     everyValueDocument(id: .uuid(UUID())),
+                    everyValueDocument(id: .string("nul\u{0}key")),
                 ]
                 let seen = try await storage.transaction(appId: app) { tx in
                     for document in documents { try await tx.putDocument(collection: "Every", document) }

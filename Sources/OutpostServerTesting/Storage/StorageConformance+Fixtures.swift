@@ -41,6 +41,9 @@ extension StorageConformance {
             "infinity": .double(.infinity),
             "string": .string("héllo \"wörld\" 🚀 \n\t' ; --"),
             "empty": .string(""),
+            // U+0000 in a value and in a field name: PostgreSQL's `jsonb` refuses both, so bodies are `text`.
+            "nul": .string("a\u{0}b"),
+            "field\u{0}name": .int(1),
             "decimal": .decimal128(try! Decimal128(string: "1234567890.0987654321")),
             "negDecimal": .decimal128(try! Decimal128(string: "-0.001")),
             "objectId": .objectId(try! ObjectId(string: "65a1b2c3d4e5f60718293a4b")),

@@ -1,4 +1,6 @@
 import Foundation
+import OutpostCore
+import OutpostServer
 import OutpostServerTesting
 import Testing
 
@@ -16,6 +18,62 @@ struct PostgresStorageTests {
     }
 
     /// Two storages with their own clients, like two server processes sharing one database.
+    /// An error inside the statement that applies a transaction's writes fails the transaction. It comes with
+    /// the statement's rows; before they were read, it was lost and the COMMIT of the aborted transaction
+    /// reported success with nothing stored.
+    @Test func anErrorWhileApplyingTheWritesFailsTheTransaction() async throws {
+        try await PostgresTestEnvironment.current().withStorage { storage in
+            try await storage.execute(unsafeSQL: "ALTER TABLE documents ADD CONSTRAINT refused CHECK (collection <> 'Refused')")
+            await #expect(throws: StorageError.self) {
+                try await storage.transaction(appId: "app") { tx in
+                    try await tx.putDocument(collection: "Refused", ["_id": .int(1)])
+                    try await tx.putDocument(collection: "Item", ["_id": .int(2)])
+                    return try await tx.appendChangeset(ServerChangesetDraft(changes: []))
+                }
+            }
+            #expect(try await storage.latestServerVersion(appId: "app") == 0)
+            #expect(try await storage.document(appId: "app", collection: "Item", primaryKey: .int(2)) == nil)
+            // The connection went back to its pool in a usable state.
+            let version = try await storage.transaction(appId: "app") { tx in
+                try await tx.putDocument(collection: "Item", ["_id": .int(2)])
+                return try await tx.appendChangeset(ServerChangesetDraft(changes: []))
+            }
+            #expect(version == 1)
+        }
+    }
+
+    /// Bodies were `jsonb` in databases made by earlier versions, which refuse U+0000 in a string: `prepare()`
+    /// converts them to `text` in place, keeping what they hold.
+    @Test func jsonbBodiesOfAnEarlierVersionAreConvertedToText() async throws {
+        try await PostgresTestEnvironment.current().withStorage { storage in
+            let before: Document = ["_id": .int(1), "name": .string("kept"), "list": .array([.int(1), .double(2.5)])]
+            try await storage.transaction(appId: "app") { tx in
+                try await tx.putDocument(collection: "Item", before)
+                _ = try await tx.appendChangeset(ServerChangesetDraft(changes: [
+                    DocumentChange(collection: "Item", primaryKey: .int(1), before: nil, after: before, changedFields: []),
+                ]))
+            }
+            try await storage.setSetting(appId: "app", key: "k", value: .string("v"))
+            // The columns as an earlier version made them, with what they hold.
+            for (table, column) in [("users", "body"), ("sessions", "body"), ("api_keys", "body"), ("documents", "body"),
+                                    ("history", "body"), ("settings", "value"), ("log", "body")] {
+                try await storage.execute(unsafeSQL: "ALTER TABLE \(table) ALTER COLUMN \(column) TYPE jsonb USING \(column)::jsonb")
+            }
+            let withNul: Document = ["_id": .int(2), "name": .string("a\u{0}b")]
+
+            try await storage.prepare()
+            try await storage.transaction(appId: "app") { tx in try await tx.putDocument(collection: "Item", withNul) }
+            #expect(try await storage.document(appId: "app", collection: "Item", primaryKey: .int(2)) == withNul)
+            #expect(try await storage.document(appId: "app", collection: "Item", primaryKey: .int(1)) == before)
+            let history = try await storage.changesets(appId: "app", after: 0, upTo: 1, limit: 1)
+            #expect(history.first?.draft.changes.first?.after == before)
+            #expect(try await storage.setting(appId: "app", key: "k") == .string("v"))
+            // A second prepare finds nothing more to convert.
+            try await storage.prepare()
+            #expect(try await storage.document(appId: "app", collection: "Item", primaryKey: .int(2)) == withNul)
+        }
+    }
+
     @Test func twoProcessesAssignGapFreeVersionsAndHearEachOther() async throws {
         let environment = try PostgresTestEnvironment.current()
         let schema = PostgresTestEnvironment.uniqueSchemaName()

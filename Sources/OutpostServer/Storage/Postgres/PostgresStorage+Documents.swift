@@ -25,8 +25,9 @@ extension PostgresStorage {
         let transaction = BufferedTransaction(reader: Reader(connection: connection, appId: appId, logger: logger))
         do {
             try await connection.query("BEGIN", logger: logger)
-            try await connection.query(
-                "SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey(appId: appId)), 0))", logger: logger)
+            _ = try await connection.query(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey(appId: appId)), 0))", logger: logger
+            ).collect()
             let result = try await body(transaction)
             let writes = transaction.finish()
             if !writes.isEmpty { try await apply(writes, appId: appId, on: connection) }
@@ -59,11 +60,14 @@ extension PostgresStorage {
         let payload = versions.last.map {
             ChangeBroadcaster.payload(of: ChangeNotification(appId: appId, serverVersion: $0))
         } ?? ""
-        try await connection.query(
+        // The rows are read to the end: the statement returns rows, so an error in it (a refused value, a broken
+        // constraint) arrives in the row sequence, not from `query`. Left unread, it was lost, and the COMMIT that
+        // follows on the aborted transaction only rolls back: the commit reported success and stored nothing.
+        _ = try await connection.query(
             """
             WITH put AS (
                 INSERT INTO documents (app, collection, pk_key, body)
-                SELECT \(appId), t.c, t.k, t.b::jsonb FROM unnest(\(puts.collections)::text[], \(puts.keys)::text[],
+                SELECT \(appId), t.c, t.k, t.b FROM unnest(\(puts.collections)::text[], \(puts.keys)::text[],
                     \(puts.bodies)::text[]) AS t(c, k, b)
                 ON CONFLICT (app, collection, pk_key) DO UPDATE SET body = EXCLUDED.body),
             del AS (
@@ -71,7 +75,7 @@ extension PostgresStorage {
                 WHERE d.app = \(appId) AND d.collection = t.c AND d.pk_key = t.k),
             hist AS (
                 INSERT INTO history (app, server_version, body)
-                SELECT \(appId), t.v, t.b::jsonb FROM unnest(\(versions)::bigint[], \(history)::text[]) AS t(v, b)),
+                SELECT \(appId), t.v, t.b FROM unnest(\(versions)::bigint[], \(history)::text[]) AS t(v, b)),
             prog AS (
                 INSERT INTO client_progress (app, file_ident, client_version)
                 SELECT \(appId), t.f, t.v FROM unnest(\(progress.map(\.key))::bigint[], \(progress.map(\.value))::bigint[])
@@ -79,7 +83,8 @@ extension PostgresStorage {
                 ON CONFLICT (app, file_ident) DO UPDATE SET client_version = EXCLUDED.client_version)
             SELECT pg_notify(\(notificationChannel), \(payload)) WHERE \(!versions.isEmpty)
             """,
-            logger: logger)
+            logger: logger
+        ).collect()
     }
 
     /// A transaction's view of the database, read on the transaction's own connection under its advisory lock.
@@ -115,7 +120,7 @@ extension PostgresStorage {
 
     static func documentsQuery(appId: String, collection: String, keys: [String]) -> PostgresQuery {
         """
-        SELECT pk_key, body::text FROM documents
+        SELECT pk_key, body FROM documents
         WHERE app = \(appId) AND collection = \(collection) AND pk_key = ANY(\(keys)::text[])
         """
     }
@@ -142,7 +147,7 @@ extension PostgresStorage {
         let rows = try await rows(
             "read changesets",
             """
-            SELECT server_version, body::text FROM history
+            SELECT server_version, body FROM history
             WHERE app = \(appId) AND server_version > \(after) AND server_version <= \(upTo)
             ORDER BY server_version LIMIT \(max(limit, 0))
             """
@@ -164,7 +169,7 @@ extension PostgresStorage {
 
     public func documents(appId: String, collection: String) async throws -> [Document] {
         let bodies = try await rows(
-            "read a collection", "SELECT body::text FROM documents WHERE app = \(appId) AND collection = \(collection)"
+            "read a collection", "SELECT body FROM documents WHERE app = \(appId) AND collection = \(collection)"
         ) { try $0.decode(String.self) }
         return try PrimaryKeyText.sortedByPrimaryKey(bodies.map(StorageCoding.decodeDocument))
     }
@@ -172,7 +177,7 @@ extension PostgresStorage {
     public func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument] {
         // `pk_key` is `COLLATE "C"`: byte order, as the other drivers page.
         let rows = try await rows("read a collection", """
-            SELECT pk_key, body::text FROM documents
+            SELECT pk_key, body FROM documents
             WHERE app = \(appId) AND collection = \(collection) AND pk_key > \(after ?? "")
             ORDER BY pk_key LIMIT \(Int64(max(0, limit)))
             """) { row in try row.decode((String, String).self) }

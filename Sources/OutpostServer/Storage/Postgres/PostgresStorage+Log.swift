@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresStorage {
     public func setting(appId: String, key: String) async throws -> Value? {
         let texts = try await rows(
-            "read a setting", "SELECT value::text FROM settings WHERE app = \(appId) AND key = \(key)"
+            "read a setting", "SELECT value FROM settings WHERE app = \(appId) AND key = \(key)"
         ) { try $0.decode(String.self) }
         guard let text = texts.first else { return nil }
         return try StorageCoding.decodeValue(text, what: "setting")
@@ -15,7 +15,7 @@ extension PostgresStorage {
         try await execute(
             "store a setting",
             """
-            INSERT INTO settings (app, key, value) VALUES (\(appId), \(key), \(value.extendedJSON.text)::jsonb)
+            INSERT INTO settings (app, key, value) VALUES (\(appId), \(key), \(value.extendedJSON.text))
             ON CONFLICT (app, key) DO UPDATE SET value = EXCLUDED.value
             """)
     }
@@ -26,7 +26,7 @@ extension PostgresStorage {
             "append a log record",
             """
             INSERT INTO log (app, time, kind, body)
-            VALUES (\(record.appId), \(StorageCoding.seconds(record.time)), \(record.kind), \(body)::jsonb)
+            VALUES (\(record.appId), \(StorageCoding.seconds(record.time)), \(record.kind), \(body))
             """)
     }
 
@@ -36,7 +36,7 @@ extension PostgresStorage {
         try await bodies(
             "read the log",
             """
-            SELECT body::text FROM (
+            SELECT body FROM (
                 SELECT id, time, body FROM log
                 WHERE app = \(appId) AND (\(kind)::text IS NULL OR kind = \(kind))
                     AND (\(since.map(StorageCoding.seconds))::float8 IS NULL OR time >= \(since.map(StorageCoding.seconds)))

@@ -1,3 +1,4 @@
+import Logging
 import PostgresNIO
 
 extension PostgresStorage {
@@ -8,13 +9,14 @@ extension PostgresStorage {
             try await client.withConnection { connection in
                 try await connection.query("BEGIN", logger: logger)
                 do {
-                    try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended('outpost:schema', 0))", logger: logger)
+                    _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended('outpost:schema', 0))", logger: logger).collect()
                     if let schema = configuration.schema {
                         try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: Self.quoted(schema))", logger: logger)
                     }
                     for statement in Self.schemaV1 {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
+                    try await Self.convertJSONBColumnsToText(on: connection, logger: logger)
                     try await connection.query("COMMIT", logger: logger)
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: logger)
@@ -24,22 +26,43 @@ extension PostgresStorage {
         }
     }
 
-    /// The tables. Bodies are `jsonb`: documents in Extended JSON, other records through `Codable`. `pk_key`
-    /// uses the "C" collation so its comparisons do not depend on the database's locale.
+    /// Databases created before bodies were `text` had them as `jsonb`, which refuses U+0000 (`\u0000`) in any
+    /// string or key: such a document could never be stored, and its upload was retried for ever. Each such
+    /// column is converted once, in place (the texts `jsonb` gives back are valid JSON of the same values).
+    static func convertJSONBColumnsToText(on connection: PostgresConnection, logger: Logger) async throws {
+        let columns = try await connection.query(
+            """
+            SELECT table_name, column_name FROM information_schema.columns
+            WHERE table_schema = current_schema() AND data_type = 'jsonb'
+                AND table_name IN ('users', 'sessions', 'api_keys', 'documents', 'history', 'settings', 'log')
+            ORDER BY table_name
+            """, logger: logger
+        ).collect().map { try $0.decode((String, String).self) }
+        for (table, column) in columns {
+            let (t, c) = (quoted(table), quoted(column))
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "ALTER TABLE \(t) ALTER COLUMN \(c) TYPE text USING \(c)::text"), logger: logger)
+        }
+    }
+
+    /// The tables. Bodies are `text` holding JSON: documents in Extended JSON, other records through `Codable`.
+    /// Not `jsonb`: it refuses U+0000 in strings and keys, which Realm and the other driver store, and the server
+    /// never queries inside a body. `pk_key` uses the "C" collation so its comparisons do not depend on the
+    /// database's locale.
     static let schemaV1 = [
         """
         CREATE TABLE IF NOT EXISTS users (
-            app text NOT NULL, id text NOT NULL, provider text NOT NULL, identity text NOT NULL, body jsonb NOT NULL,
+            app text NOT NULL, id text NOT NULL, provider text NOT NULL, identity text NOT NULL, body text NOT NULL,
             PRIMARY KEY (app, id), UNIQUE (app, provider, identity))
         """,
         """
         CREATE TABLE IF NOT EXISTS sessions (
-            app text NOT NULL, id text NOT NULL, user_id text NOT NULL, body jsonb NOT NULL, PRIMARY KEY (app, id))
+            app text NOT NULL, id text NOT NULL, user_id text NOT NULL, body text NOT NULL, PRIMARY KEY (app, id))
         """,
         "CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (app, user_id)",
         """
         CREATE TABLE IF NOT EXISTS api_keys (
-            app text NOT NULL, id text NOT NULL, user_id text NOT NULL, body jsonb NOT NULL, PRIMARY KEY (app, id))
+            app text NOT NULL, id text NOT NULL, user_id text NOT NULL, body text NOT NULL, PRIMARY KEY (app, id))
         """,
         "CREATE INDEX IF NOT EXISTS api_keys_by_user ON api_keys (app, user_id)",
         """
@@ -53,12 +76,12 @@ extension PostgresStorage {
         """,
         """
         CREATE TABLE IF NOT EXISTS documents (
-            app text NOT NULL, collection text NOT NULL, pk_key text COLLATE "C" NOT NULL, body jsonb NOT NULL,
+            app text NOT NULL, collection text NOT NULL, pk_key text COLLATE "C" NOT NULL, body text NOT NULL,
             PRIMARY KEY (app, collection, pk_key))
         """,
         """
         CREATE TABLE IF NOT EXISTS history (
-            app text NOT NULL, server_version bigint NOT NULL, body jsonb NOT NULL, PRIMARY KEY (app, server_version))
+            app text NOT NULL, server_version bigint NOT NULL, body text NOT NULL, PRIMARY KEY (app, server_version))
         """,
         """
         CREATE TABLE IF NOT EXISTS client_progress (
@@ -67,12 +90,12 @@ extension PostgresStorage {
         """,
         """
         CREATE TABLE IF NOT EXISTS settings (
-            app text NOT NULL, key text NOT NULL, value jsonb NOT NULL, PRIMARY KEY (app, key))
+            app text NOT NULL, key text NOT NULL, value text NOT NULL, PRIMARY KEY (app, key))
         """,
         """
         CREATE TABLE IF NOT EXISTS log (
             id bigserial PRIMARY KEY, app text NOT NULL, time double precision NOT NULL, kind text NOT NULL,
-            body jsonb NOT NULL)
+            body text NOT NULL)
         """,
         "CREATE INDEX IF NOT EXISTS log_by_kind ON log (app, kind, time)",
         "CREATE INDEX IF NOT EXISTS log_by_time ON log (app, time)",
@@ -86,5 +109,11 @@ extension PostgresStorage {
             preconditionFailure("dropSchema() needs a storage configured with a schema")
         }
         try await execute("drop the schema", "DROP SCHEMA IF EXISTS \(unescaped: Self.quoted(schema)) CASCADE")
+    }
+
+    /// Runs one SQL statement as it is (test support: to shape a database as an older version or a failure
+    /// would leave it).
+    package func execute(unsafeSQL sql: String) async throws {
+        try await execute("run a statement", PostgresQuery(unsafeSQL: sql))
     }
 }

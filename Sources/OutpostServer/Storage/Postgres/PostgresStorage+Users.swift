@@ -10,19 +10,19 @@ extension PostgresStorage {
             "insert a user",
             """
             INSERT INTO users (app, id, provider, identity, body)
-            VALUES (\(user.appId), \(user.id), \(user.provider), \(user.identity), \(body)::jsonb)
+            VALUES (\(user.appId), \(user.id), \(user.provider), \(user.identity), \(body))
             """)
     }
 
     public func user(appId: String, id: String) async throws -> StoredUser? {
-        try await bodies("read a user", "SELECT body::text FROM users WHERE app = \(appId) AND id = \(id)", as: StoredUser.self)
+        try await bodies("read a user", "SELECT body FROM users WHERE app = \(appId) AND id = \(id)", as: StoredUser.self)
             .first
     }
 
     public func user(appId: String, provider: String, identity: String) async throws -> StoredUser? {
         try await bodies(
             "read a user",
-            "SELECT body::text FROM users WHERE app = \(appId) AND provider = \(provider) AND identity = \(identity)",
+            "SELECT body FROM users WHERE app = \(appId) AND provider = \(provider) AND identity = \(identity)",
             as: StoredUser.self
         ).first
     }
@@ -32,7 +32,7 @@ extension PostgresStorage {
         let updated = try await rows(
             "update a user",
             """
-            UPDATE users SET provider = \(user.provider), identity = \(user.identity), body = \(body)::jsonb
+            UPDATE users SET provider = \(user.provider), identity = \(user.identity), body = \(body)
             WHERE app = \(user.appId) AND id = \(user.id) RETURNING 1
             """
         ) { _ in true }
@@ -54,7 +54,7 @@ extension PostgresStorage {
 
     public func users(appId: String) async throws -> [StoredUser] {
         try await bodies(
-            "list users", "SELECT body::text FROM users WHERE app = \(appId) ORDER BY id COLLATE \"C\"", as: StoredUser.self)
+            "list users", "SELECT body FROM users WHERE app = \(appId) ORDER BY id COLLATE \"C\"", as: StoredUser.self)
     }
 
     // MARK: Sessions
@@ -65,13 +65,13 @@ extension PostgresStorage {
             "insert a session",
             """
             INSERT INTO sessions (app, id, user_id, body)
-            VALUES (\(session.appId), \(session.id), \(session.userId), \(body)::jsonb)
+            VALUES (\(session.appId), \(session.id), \(session.userId), \(body))
             """)
     }
 
     public func session(appId: String, id: String) async throws -> StoredSession? {
         try await bodies(
-            "read a session", "SELECT body::text FROM sessions WHERE app = \(appId) AND id = \(id)", as: StoredSession.self
+            "read a session", "SELECT body FROM sessions WHERE app = \(appId) AND id = \(id)", as: StoredSession.self
         ).first
     }
 
@@ -89,20 +89,20 @@ extension PostgresStorage {
         try await execute(
             "insert an API key",
             """
-            INSERT INTO api_keys (app, id, user_id, body) VALUES (\(key.appId), \(key.id), \(key.userId), \(body)::jsonb)
+            INSERT INTO api_keys (app, id, user_id, body) VALUES (\(key.appId), \(key.id), \(key.userId), \(body))
             """)
     }
 
     public func apiKeys(appId: String, userId: String) async throws -> [StoredAPIKey] {
         try await bodies(
             "list API keys",
-            "SELECT body::text FROM api_keys WHERE app = \(appId) AND user_id = \(userId) ORDER BY id COLLATE \"C\"",
+            "SELECT body FROM api_keys WHERE app = \(appId) AND user_id = \(userId) ORDER BY id COLLATE \"C\"",
             as: StoredAPIKey.self)
     }
 
     public func apiKey(appId: String, id: String) async throws -> StoredAPIKey? {
         try await bodies(
-            "read an API key", "SELECT body::text FROM api_keys WHERE app = \(appId) AND id = \(id)", as: StoredAPIKey.self
+            "read an API key", "SELECT body FROM api_keys WHERE app = \(appId) AND id = \(id)", as: StoredAPIKey.self
         ).first
     }
 

@@ -85,7 +85,8 @@ public final class PostgresStorage: ServerStorage {
     }
 
     func execute(_ what: String, _ query: PostgresQuery) async throws {
-        try await run(what) { try await client.query(query, logger: logger) }
+        // Read to the end, so that an error that comes with the rows is not lost.
+        _ = try await run(what) { try await client.query(query, logger: logger).collect() }
     }
 
     /// Runs a database operation, turning postgres-nio's errors into ``StorageError``s.
