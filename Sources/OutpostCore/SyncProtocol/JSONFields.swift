@@ -1,6 +1,6 @@
 /// Reads the fields of one JSON object of a protocol message, turning every problem into a
 /// ``SyncProtocolError`` with code 103 (bad syntax) that names the field's path.
-struct JSONFields {
+package struct JSONFields {
     let fields: [String: JSONValue]
     let path: String
 
@@ -39,7 +39,7 @@ struct JSONFields {
     }
 
     /// True for non-empty text of at most 256 bytes without control characters.
-    static func isValidName(_ s: String) -> Bool {
+    package static func isValidName(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 256 && !s.utf8.contains(where: { $0 < 0x20 })
     }
 

@@ -55,6 +55,20 @@ struct SchemaGuard {
         }
     }
 
+    /// Refuses an upload whose creates name a field that is not a valid name (error 212): empty, longer than 256
+    /// bytes, or holding a control character such as U+0000, which no Realm name holds and MongoDB refuses. The
+    /// message reader refuses such a class name or instruction field already; a create's fields come as a
+    /// document, whose names are checked here, once per upload and field.
+    static func checkNames(_ written: [String: [String: Value]]) -> SyncProtocolError? {
+        for (collection, fields) in written {
+            for field in fields.keys where !JSONFields.isValidName(field) {
+                return SyncProtocolError(.badChangeset,
+                    "failed to validate upload changesets: field name \(Value.string(field).extendedJSONText) in class \(Value.string(collection).extendedJSONText) is not a valid name")
+            }
+        }
+        return nil
+    }
+
     /// Checks the upload against the configured schema (development mode off). Returns the 225 error, if any.
     func check(_ written: [String: [String: Value]]) -> SyncProtocolError? {
         guard !settings.developmentMode else { return nil }

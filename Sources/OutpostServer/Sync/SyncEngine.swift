@@ -84,10 +84,10 @@ public final class SyncEngine: SyncConnectionHandler {
         }
     }
 
-    /// Checks fields written per collection (with a sample value each, ``SchemaGuard/writtenFields(_:)``) against
-    /// the schema (development mode off), or records what they add (development mode on).
+    /// Checks fields written per collection (with a sample value each, ``SchemaGuard/writtenFields(_:)``): their
+    /// names (``SchemaGuard/checkNames(_:)``), and against the schema (development mode off), or records what they add (development mode on).
     func checkSchema(settings: SyncAppSettings, written: [String: [String: Value]]) async throws {
-        if let error = SchemaGuard(settings: settings).check(written) {
+        if let error = SchemaGuard.checkNames(written) ?? SchemaGuard(settings: settings).check(written) {
             await log(appId: settings.appId, kind: "schema", level: "error", error.message)
             throw error
         }

@@ -108,6 +108,48 @@ import Testing
         }
     }
 
+    /// U+0000 may be in a value, on both drivers (PostgreSQL's `jsonb` refused it, and the upload was retried
+    /// for ever with error 201); in a class or field name the upload is refused and nothing is stored.
+    @Test(arguments: Driver.enabled)
+    func nulIsStoredInValuesAndRefusedInNames(driver: Driver) async throws {
+        try await driver.withStorage { storage in
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                _ = try await client.bindNewFile()
+                _ = try await client.subscribe(version: 1, ["Item": "complexity <= 4"])
+                let id = ObjectId.generate()
+                try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: .objectId(id), fields: [
+                    "_id": .objectId(id), "ownerId": .string(Self.user.userId), "complexity": .int(1),
+                    "itemName": .string("a\u{0}b")])])
+                // The download that acknowledges the upload comes after its commit.
+                _ = try await client.next { if case .download = $0 { true } else { false } }
+                #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(id))?["itemName"]
+                        == .string("a\u{0}b"))
+                for (instruction, code, message) in [
+                    (SyncInstruction.create(className: "Item", primaryKey: .int(1), fields: ["_id": .int(1), "item\u{0}Name": .int(1)]),
+                     SyncErrorCode.badChangeset,
+                     #"failed to validate upload changesets: field name "item\u0000Name" in class "Item" is not a valid name"#),
+                    (.create(className: "Item", primaryKey: .int(1), fields: ["_id": .int(1), "": .int(1)]), .badChangeset,
+                     #"failed to validate upload changesets: field name "" in class "Item" is not a valid name"#),
+                    // Names in the instruction itself are refused as it is read.
+                    (.create(className: "It\u{0}em", primaryKey: .int(1), fields: [:]), .badSyntax,
+                     "Bad syntax at message.changesets[0].instructions[0].class: 'It\u{0}em' is not a valid name"),
+                    (.set(className: "Item", primaryKey: .objectId(id), field: "item\u{0}Name", value: .int(1)), .badSyntax,
+                     "Bad syntax at message.changesets[0].instructions[0].field: 'item\u{0}Name' is not a valid name"),
+                ] {
+                    let offender = InMemorySyncConnection(handler: engine, user: Self.user)
+                    _ = try await offender.bindNewFile()
+                    try await offender.upload(clientVersion: 1, [instruction])
+                    let error = try await Self.connectionError(offender)
+                    #expect(error.code == code && !error.tryAgain)
+                    #expect(error.message == message)
+                }
+                #expect(try await storage.latestServerVersion(appId: "seed-app") == 1)
+                #expect(try await storage.collections(appId: "seed-app") == ["Item"])
+            }
+        }
+    }
+
     @Test func reUploadIsIdempotentAndAResumedSessionContinuesFromItsCursor() async throws {
         try await Driver.sqlite.withStorage { storage in
             try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
