@@ -292,7 +292,9 @@ actor SyncAgent {
             failedAttempts = 0
             switch batch {
             case .moreToCome:
-                if !isBootstrapping { tracker.set(queryVersion, .bootstrapping) }
+                // A bootstrap's batch, or a part of a changeset too large for one message (its last part comes in
+                // a steady-state download): kept until the message that completes it, and applied with it.
+                if !isBootstrapping, tracker.state(queryVersion)?.isFinished != true { tracker.set(queryVersion, .bootstrapping) }
                 isBootstrapping = true
                 bootstrap += changesets
             case .lastInBatch:
@@ -304,7 +306,10 @@ actor SyncAgent {
                 sendMark(.query(queryVersion))
                 try await pump(conn)
             case .steadyState:
-                try await apply(changesets, cursor: cursor, ack: ack, bootstrapped: nil)
+                let all = bootstrap + changesets
+                bootstrap = []
+                isBootstrapping = false
+                try await apply(all, cursor: cursor, ack: ack, bootstrapped: nil)
                 try await pump(conn)
             }
         case .mark(_, let requestId, _):
@@ -448,6 +453,7 @@ actor SyncAgent {
             (try SyncStore.queued(instance.connection, after: after, limit: 1000), try instance.syncSnapshot())
         }
         var batch: [SyncStore.QueuedUpload] = []
+        var batchBytes = 0
         var sentQuery = lastQuery
         func flush() {
             guard !batch.isEmpty else { return }
@@ -455,6 +461,7 @@ actor SyncAgent {
                 + "\(batch[0].clientVersion)…\(batch[batch.count - 1].clientVersion))")
             conn.send(text: ClientMessage.uploadText(session: 1, changesetTexts: batch.map(\.text)))
             batch.removeAll()
+            batchBytes = 0
         }
         let pendingSets = sync.enableFlexibleSync ? snapshot.pendingSubscriptions.filter { $0.version > lastQuery } : []
         for item in queued {
@@ -463,7 +470,11 @@ actor SyncAgent {
                 conn.send(.query(session: 1, subscriptions: set))
                 sentQuery = set.version
             }
+            // One message stays within the server's limit: many transactions queued offline take several.
+            let bytes = item.text.utf8.count + 1
+            if batchBytes + bytes > SyncStore.maxChangesetBytes { flush() }
             batch.append(item)
+            batchBytes += bytes
             lastSentClientVersion = item.clientVersion
         }
         flush()

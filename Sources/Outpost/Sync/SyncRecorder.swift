@@ -44,6 +44,8 @@ final class SyncRecorder {
         guard instructions.count > 0 else { return }
         do {
             lastRecordedClientVersion = try SyncStore.enqueue(realm.connection, instructions: instructions)
+        } catch let error as Realm.Error {
+            throw error
         } catch {
             throw Realm.Error(.fail, "The write transaction could not be queued for upload: \(error)")
         }

@@ -52,6 +52,11 @@ enum SyncStore {
 
     // MARK: Upload queue
 
+    /// The largest changeset text one upload message can carry (``SyncProtocolLimits/maxMessageBytes`` less the
+    /// message's envelope). A larger transaction is refused at commit: the server would refuse the message, and the
+    /// client would reconnect and send it again for ever.
+    static let maxChangesetBytes = SyncProtocolLimits.maxMessageBytes - 1024
+
     /// Appends one committed transaction to the upload queue and returns its client version.
     @discardableResult
     static func enqueue(_ connection: SQLiteConnection, instructions: UploadInstructions) throws -> Int64 {
@@ -63,6 +68,10 @@ enum SyncStore {
         text.reserveCapacity(instructions.json.count + 96)
         UploadChangeset.writeJSON(clientVersion: version, lastServerVersion: serverVersion, timestamp: timestamp,
                                   to: &text) { instructions.writeArray(to: &$0) }
+        guard text.count <= maxChangesetBytes else {
+            throw Realm.Error(.fail, "The write transaction could not be queued for upload: its changes take \(text.count) bytes, "
+                + "more than the \(maxChangesetBytes) bytes one upload message can carry; split it into smaller write transactions")
+        }
         try connection.cached(
             "INSERT INTO __outpost_sync_upload (client_version, server_version, query_version, timestamp, instructions) VALUES (?, ?, ?, ?, ?)"
         ).run([.integer(version), .integer(serverVersion), .integer(queryVersion), .integer(timestamp),

@@ -9,6 +9,13 @@ public enum SyncProtocolLimits {
     public static let maxChangesetsPerUpload = 10_000
     /// The most instructions a server puts in one download message (bootstraps are split into batches).
     public static let maxInstructionsPerDownload = 2_000
+    /// The most bytes of changesets a server puts in one download message. A changeset larger than this is sent
+    /// in parts, in messages that say `moreToCome` before the last one; one instruction larger than this is a part
+    /// of its own. With ``maxDocumentBytes`` this keeps every download under ``maxMessageBytes``.
+    public static let maxDownloadBytes = 8 * 1024 * 1024
+    /// The largest document (its Extended JSON text) the server stores from an upload; a larger one is refused as
+    /// a compensating write. MongoDB's own limit is 16 MB; this one leaves room for a download message's envelope.
+    public static let maxDocumentBytes = maxMessageBytes - 64 * 1024
     /// The protocol version this implementation speaks.
     public static let protocolVersion = 1
 }

@@ -30,10 +30,10 @@ extension ServerSession {
                 }
                 prefetched = nil
                 guard let last = batch.last else { break }
-                var out: [[UInt8]] = []
-                var instructionCount = 0
+                var message = DownloadMessageFill()
                 for changeset in batch {
                     let draft = changeset.draft
+                    defer { message.through = changeset.serverVersion }
                     if let audience = draft.audience, audience != fileIdent { continue }
                     let forced = draft.audience != nil
                     let former = changeset.serverVersion <= formerViewUntil ? formerView : nil
@@ -51,20 +51,93 @@ extension ServerSession {
                         entry = Self.download(changeset, view: view, forced: forced, former: former, held: held)
                     }
                     guard let json = entry.json else { continue }
-                    instructionCount += entry.instructionCount
-                    out.append(json)
+                    if message.bytes + json.count > SyncProtocolLimits.maxDownloadBytes, !message.isEmpty {
+                        await sendDownload(&message, latest: latest)
+                    }
+                    if json.count > SyncProtocolLimits.maxDownloadBytes {
+                        // One changeset larger than a message: sent in parts that the client applies together.
+                        let parts = Self.downloadParts(changeset, view: view, forced: forced, former: former, held: held)
+                        for part in parts.dropLast() {
+                            await writer.send(text: ServerMessage.downloadText(
+                                session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+                                queryVersion: view.queryVersion, batch: .moreToCome, changesetJSON: [part]))
+                        }
+                        message.changesets = [parts.last!]
+                    } else {
+                        message.changesets.append(json)
+                    }
+                    message.bytes += json.count
+                    message.instructions += entry.instructionCount
                 }
-                cursor = DownloadCursor(serverVersion: last.serverVersion, clientVersion: uploadAck)
-                if !heldCreates.isEmpty { heldCreates = heldCreates.filter { $0.key > cursor.serverVersion } }
-                if cursor.serverVersion >= formerViewUntil { formerView = nil }
-                await writer.send(text: ServerMessage.downloadText(
-                    session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
-                    queryVersion: view.queryVersion, batch: .steadyState, changesetJSON: out))
-                engine.metrics.downloaded(instructions: instructionCount)
+                message.through = last.serverVersion
+                await sendDownload(&message, latest: latest)
             }
         } catch {
             logger.error("download failed: \(error)")
             await fail(SyncProtocolError(.otherSessionError, "Internal server error while downloading; the session will be retried"))
+        }
+    }
+
+    /// The changesets of the download message being filled, and the server version it reaches.
+    struct DownloadMessageFill {
+        var changesets: [[UInt8]] = []
+        var bytes = 0
+        var instructions = 0
+        /// The last server version looked at: the message's cursor.
+        var through: Int64 = 0
+        var isEmpty: Bool { changesets.isEmpty }
+    }
+
+    /// Sends the filled message (even with no changesets: the cursor moves) and starts an empty one.
+    private func sendDownload(_ message: inout DownloadMessageFill, latest: Int64) async {
+        cursor = DownloadCursor(serverVersion: max(cursor.serverVersion, message.through), clientVersion: uploadAck)
+        if !heldCreates.isEmpty { heldCreates = heldCreates.filter { $0.key > cursor.serverVersion } }
+        if cursor.serverVersion >= formerViewUntil { formerView = nil }
+        await writer.send(text: ServerMessage.downloadText(
+            session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+            queryVersion: view.queryVersion, batch: .steadyState, changesetJSON: message.changesets))
+        engine.metrics.downloaded(instructions: message.instructions)
+        message = DownloadMessageFill(through: message.through)
+    }
+
+    /// A changeset larger than ``SyncProtocolLimits/maxDownloadBytes`` as a view sees it, in parts of at most that
+    /// many bytes each (one instruction larger than that is a part of its own): each part is the changeset's
+    /// header with some of its instructions.
+    static func downloadParts(
+        _ changeset: ServerChangeset, view: SessionView, forced: Bool, former: SessionView?, held: HeldCreates?
+    ) -> [[UInt8]] {
+        let draft = changeset.draft
+        var groups: [[[UInt8]]] = [[]]
+        var bytes = 0
+        for instruction in instructions(of: changeset, view: view, forced: forced, former: former, held: held) {
+            var json: [UInt8] = []
+            instruction.writeJSON(to: &json)
+            if bytes + json.count > SyncProtocolLimits.maxDownloadBytes, !groups[groups.count - 1].isEmpty {
+                groups.append([])
+                bytes = 0
+            }
+            groups[groups.count - 1].append(json)
+            bytes += json.count + 1
+        }
+        return groups.map { group in
+            var json: [UInt8] = []
+            DownloadChangeset.writeJSON(
+                serverVersion: changeset.serverVersion, originFileIdent: draft.originFileIdent,
+                originClientVersion: draft.originClientVersion, timestamp: draft.timestamp.millisecondsSince1970, to: &json
+            ) { out in writeJSONArray(group, to: &out) { $1.append(contentsOf: $0) } }
+            return json
+        }
+    }
+
+    /// The instructions of one changeset that a view sees.
+    private static func instructions(
+        of changeset: ServerChangeset, view: SessionView, forced: Bool, former: SessionView?, held: HeldCreates?
+    ) -> [DownloadInstruction] {
+        changeset.draft.changes.compactMap { change -> DownloadInstruction? in
+            if let held, held.contains(change) {
+                return nil
+            }
+            return view.instruction(for: change, forced: forced, formerView: former)
         }
     }
 
@@ -79,12 +152,7 @@ extension ServerSession {
         if case .all? = held, !draft.changes.contains(where: { !$0.isCreate }) {
             return DownloadCache.Entry(json: nil, instructionCount: 0)
         }
-        let instructions = draft.changes.compactMap { change -> DownloadInstruction? in
-            if let held, held.contains(change) {
-                return nil
-            }
-            return view.instruction(for: change, forced: forced, formerView: former)
-        }
+        let instructions = instructions(of: changeset, view: view, forced: forced, former: former, held: held)
         guard !instructions.isEmpty else { return DownloadCache.Entry(json: nil, instructionCount: 0) }
         var json: [UInt8] = []
         json.reserveCapacity(64 * instructions.count)
@@ -123,34 +191,46 @@ extension ServerSession {
     func sendBootstrap(from old: SessionView, to new: SessionView) async throws -> Int64 {
         let collections = Set(old.queries.keys).union(new.queries.keys).sorted()
         let latest = try await engine.hub.latestVersion(appId: user.appId)
-        let size = SyncProtocolLimits.maxInstructionsPerDownload
-        var ready: [BootstrapInstruction]?
-        var filling: [BootstrapInstruction] = []
-        filling.reserveCapacity(size)
-        func send(_ instructions: [BootstrapInstruction], isLast: Bool) async {
+        // Each batch is its instructions' JSON, written as they come (comma-separated), and how many there are.
+        var ready: BootstrapBatch?
+        var filling = BootstrapBatch()
+        var scratch: [UInt8] = []
+        func send(_ batch: BootstrapBatch, isLast: Bool) async {
             var changesets: [[UInt8]] = []
-            if !instructions.isEmpty {
+            if batch.count > 0 {
                 var json: [UInt8] = []
-                json.reserveCapacity(instructions.count * 128)
+                json.reserveCapacity(batch.json.count + 256)
                 DownloadChangeset.writeJSON(
                     serverVersion: cursor.serverVersion, originFileIdent: 0, originClientVersion: 0,
                     timestamp: Int64(Date().timeIntervalSince1970 * 1000), to: &json
-                ) { out in writeJSONArray(instructions, to: &out) { $0.writeJSON(to: &$1) } }
+                ) { out in
+                    out.append(UInt8(ascii: "["))
+                    out.append(contentsOf: batch.json)
+                    out.append(UInt8(ascii: "]"))
+                }
                 changesets.append(json)
             }
             await writer.send(text: ServerMessage.downloadText(
                 session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
                 queryVersion: new.queryVersion, batch: isLast ? .lastInBatch : .moreToCome, changesetJSON: changesets))
         }
+        /// Starts a new batch; the batch before is sent now that a later one exists (the last one must say so).
+        func rotate() async {
+            if let ready { await send(ready, isLast: false) }
+            ready = filling
+            filling = BootstrapBatch()
+        }
         func append(_ instruction: BootstrapInstruction) async {
-            filling.append(instruction)
-            if filling.count == size {
-                // The batch before is sent now that a later one exists (the last one must say so).
-                if let ready { await send(ready, isLast: false) }
-                ready = filling
-                filling = []
-                filling.reserveCapacity(size)
+            scratch.removeAll(keepingCapacity: true)
+            instruction.writeJSON(to: &scratch)
+            // A batch holds at most so many instructions and bytes (one larger instruction is a batch of its own).
+            if filling.count > 0, filling.json.count + scratch.count + 1 > SyncProtocolLimits.maxDownloadBytes {
+                await rotate()
             }
+            if filling.count > 0 { filling.json.append(UInt8(ascii: ",")) }
+            filling.json.append(contentsOf: scratch)
+            filling.count += 1
+            if filling.count == SyncProtocolLimits.maxInstructionsPerDownload { await rotate() }
         }
         for collection in collections {
             // A session that sees every document whole gets the stored texts as they are (no reading, no writing).
@@ -186,13 +266,19 @@ extension ServerSession {
         // Read after the documents: every change they reflect has a version up to this one.
         let reflected = try await engine.storage.latestServerVersion(appId: user.appId)
         // The last message holds the last instructions (or none at all when there are none).
-        if filling.isEmpty, let full = ready {
+        if filling.count == 0, let full = ready {
             await send(full, isLast: true)
         } else {
             if let ready { await send(ready, isLast: false) }
             await send(filling, isLast: true)
         }
         return reflected
+    }
+
+    /// Instructions of a bootstrap written for one download message: their JSON, comma-separated, and their count.
+    struct BootstrapBatch {
+        var json: [UInt8] = []
+        var count = 0
     }
 
     /// One instruction of a bootstrap: built from a read document, or a stored document's text sent as it is.

@@ -159,19 +159,25 @@ extension ServerSession {
                 let before = working.documents[object.slot]
                 let result = InstructionApplier.applySorted(object.instructions, to: before)
                 guard result.document != before else { continue }
-                if let reason = judge.reason(collection: key.collection, primaryKey: key.primaryKey, before: before,
-                                             after: result.document, changed: result.changedFields) {
+                var reason = judge.reason(collection: key.collection, primaryKey: key.primaryKey, before: before,
+                                          after: result.document, changed: result.changedFields)
+                // The document is written once, here, for both the `documents` table and the history.
+                var text: String?
+                if reason == nil, let after = result.document {
+                    let written = object.storedText(before: before) ?? after.extendedJSONText
+                    if written.utf8.count > SyncProtocolLimits.maxDocumentBytes {
+                        reason = Self.tooLarge(collection: key.collection, primaryKey: key.primaryKey, bytes: written.utf8.count)
+                    }
+                    text = written
+                }
+                if let reason {
                     rejections.append(.init(table: key.collection, primaryKey: key.primaryKey, reason: reason))
                     compensations.append(DocumentChange(collection: key.collection, primaryKey: key.primaryKey,
                                                         before: nil, after: before, changedFields: []))
                     continue
                 }
-                // The document is written once, here, for both the `documents` table and the history.
-                var text: String?
-                if let after = result.document {
-                    let written = object.storedText(before: before) ?? after.extendedJSONText
-                    text = written
-                    try await tx.putDocument(collection: key.collection, after, text: written)
+                if let after = result.document, let text {
+                    try await tx.putDocument(collection: key.collection, after, text: text)
                 } else {
                     try await tx.deleteDocument(collection: key.collection, primaryKey: key.primaryKey)
                 }
@@ -202,6 +208,13 @@ extension ServerSession {
         }
         try await tx.setIntegratedClientVersion(fileIdent: file, outcome.integratedVersion)
         return outcome
+    }
+
+    /// The reason a change is refused whose document would be larger than a download can carry
+    /// (``SyncProtocolLimits/maxDocumentBytes``).
+    static func tooLarge(collection: String, primaryKey: Value, bytes: Int) -> String {
+        "write to \"\(primaryKey.plainText)\" in table \"\(collection)\" was denied: the object would be \(bytes) bytes, "
+            + "more than the limit of \(SyncProtocolLimits.maxDocumentBytes) bytes"
     }
 
     /// The objects an integration touches, each numbered by a slot on first sight: its key and current state are
