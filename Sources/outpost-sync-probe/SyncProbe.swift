@@ -18,7 +18,8 @@ import Outpost
 //     uploaded                                  every committed transaction is acknowledged by the server
 //     local <count> <highest number or -1>      the file's objects at the end
 //
-// `--count 0` commits nothing: it only syncs what the file holds and waits for the upload. Exit status 0 on
+// `--count 0` commits nothing: it only syncs what the file holds and waits for the upload. `--linger <s>` keeps
+// the file open and syncing that long after the upload (printing `lingering` first), for a second process to share. Exit status 0 on
 // success, 1 (with the error on standard error) otherwise.
 
 /// The probe's object: a number, and a payload so uploads have some size.
@@ -42,6 +43,8 @@ struct ProbeArguments {
     var run = "run"
     var metadata: [String: String]?
     var errorHandler = true
+    /// Seconds to keep syncing after the upload (printing `lingering`), before the last `local` line.
+    var linger = 0
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -61,6 +64,7 @@ struct ProbeArguments {
                 guard parts.count == 2 else { throw ProbeError("--metadata needs key=value, got \(value)") }
                 metadata = [parts[0]: parts[1]]
             case "--error-handler": errorHandler = value != "off"
+            case "--linger": linger = try Self.number(value, flag)
             default: throw ProbeError("unknown option \(flag)")
             }
         }
@@ -138,6 +142,10 @@ struct SyncProbe {
         }
         try await session.wait(for: .upload)
         say("uploaded")
+        if arguments.linger > 0 {
+            say("lingering")
+            try await Task.sleep(for: .seconds(arguments.linger))
+        }
         realm.refresh()
         say(localLine(realm))
         progress?.invalidate()

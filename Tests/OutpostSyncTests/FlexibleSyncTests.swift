@@ -1,5 +1,5 @@
 import Foundation
-import Outpost
+@testable import Outpost
 import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -177,6 +177,13 @@ import Testing
                 #expect(infos.first?.primaryKey == .objectId(badId))
                 realm.refresh()
                 #expect(realm.object(ofType: Item.self, forPrimaryKey: badId) == nil)
+                // The verdict is in the file, written with the revert, for the session after a restart (which
+                // loads it when it connects); before, it was kept in memory only and a restart answered `.accepted`.
+                let recorded = try SyncStore.rejections(realm.instance.connection)
+                #expect(recorded.keys.sorted() == [badVersion])
+                #expect(recorded[badVersion]?.map(\.table) == ["Item"])
+                #expect(recorded[badVersion]?.first?.primaryKey == .objectId(badId))
+                #expect(recorded[badVersion]?.first?.reason == infos.first?.reason)
             }
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Outpost
+@testable import Outpost
 import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -100,6 +100,11 @@ func partitionServerApp(appId: String = "pbs-app") throws -> OutpostServer.AppCo
                 try await eventually { realm.syncSession?.state == .invalid }
                 // The local object stays.
                 #expect(realm.objects(Note.self).count == 1)
+                // The session that ended syncs no more, and lets go of the file: another process may take it over
+                // (before, the lock stayed until log-out or exit).
+                let lock = SyncFileLock(realmPath: realm.configuration.fileURL!.path)
+                try await eventually("the file's sync lock is free") { lock.tryAcquire() }
+                lock.release()
             }
         }
     }

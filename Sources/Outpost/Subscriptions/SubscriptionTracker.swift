@@ -19,6 +19,34 @@ final class SubscriptionTracker: @unchecked Sendable {
         }
     }
 
+    /// Takes the finished states the file holds (`stored`, every stored version): another process that syncs the
+    /// file finishes sets this process waits for. A waited-for version no longer stored, older than the newest
+    /// stored one, was superseded and deleted. Finished waiters are called.
+    func refresh(from stored: [Int64: SubscriptionSetState]) {
+        let newest = stored.keys.max() ?? 0
+        var ready: [((SubscriptionSetState) -> Void, SubscriptionSetState)] = []
+        lock.withLock {
+            for (v, s) in stored where s.isFinished {
+                switch states[v] {
+                case .superseded?, .error?: continue  // final
+                default: states[v] = s
+                }
+            }
+            // Not stored, older than the newest: deleted when a newer set completed.
+            for (v, s) in states where stored[v] == nil && v < newest {
+                if case .error = s { continue }
+                states[v] = .superseded
+            }
+            for v in waiters.keys where states[v] == nil && stored[v] == nil && v < newest { states[v] = .superseded }
+            for (v, list) in waiters {
+                guard let s = states[v], s.isFinished else { continue }
+                ready += list.map { ($0, s) }
+                waiters[v] = nil
+            }
+        }
+        for (callback, s) in ready { callback(s) }
+    }
+
     /// Sets a version's state; a completed version supersedes every older one. Finished waiters are called.
     func set(_ version: Int64, _ state: SubscriptionSetState) {
         var ready: [((SubscriptionSetState) -> Void, SubscriptionSetState)] = []

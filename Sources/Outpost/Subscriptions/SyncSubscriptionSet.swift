@@ -82,8 +82,10 @@ public final class SyncSubscriptionSet: Sequence {
     /// `.superseded` once a newer set completed).
     public var state: SyncSubscriptionState {
         if version == 0 { return .complete }
-        if let s = tracker.state(version) { return SyncSubscriptionState(s) }
-        return SyncSubscriptionState(storedState(version) ?? .pending)
+        if let s = tracker.state(version), s.isFinished { return SyncSubscriptionState(s) }
+        // Not finished as this process knows: the file knows better when another process syncs it. A version no
+        // longer stored was deleted when a newer set completed.
+        return SyncSubscriptionState(storedState(version) ?? .superseded)
     }
 
     private func storedState(_ version: Int64) -> SubscriptionSetState? {

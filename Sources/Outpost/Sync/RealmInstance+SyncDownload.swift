@@ -63,8 +63,11 @@ extension RealmInstance {
 
     /// Applies downloaded changesets in one write transaction, with the upload acknowledgement and the new cursor,
     /// so a crash leaves either all of it or none.
+    ///
+    /// - Parameter rejections: the refused writes (by client version) whose revert this download applies, recorded
+    ///   with it (``SyncStore/recordRejections(_:_:)``).
     func syncApplyDownload(_ changesets: [DownloadChangeset], cursor: DownloadCursor, uploadAck: Int64,
-                           bootstrappedQueryVersion: Int64?) throws -> SyncDownloadReport {
+                           bootstrappedQueryVersion: Int64?, rejections: [(Int64, [RejectedUpdate])] = []) throws -> SyncDownloadReport {
         var report = SyncDownloadReport()
         syncRecorder?.isApplyingDownload = true
         defer { syncRecorder?.isApplyingDownload = false }
@@ -112,6 +115,7 @@ extension RealmInstance {
                 }
             }
             try SyncStore.setCursor(connection, cursor)
+            if !rejections.isEmpty { try SyncStore.recordRejections(connection, rejections) }
             if let q = bootstrappedQueryVersion {
                 try connection.cached("UPDATE __outpost_sync_subscriptions SET state = 'awaitingMark' WHERE version = ?")
                     .run([.integer(q)])

@@ -146,6 +146,7 @@ actor SyncAgent {
                         + "takes over when it closes")
                     waitingForLock = true
                 }
+                await followTheSyncingProcess()
                 try? await Task.sleep(for: .milliseconds(250))
                 continue
             }
@@ -166,6 +167,26 @@ actor SyncAgent {
             backoffSleep = sleep
             await withTaskCancellationHandler { await sleep.value } onCancel: { sleep.cancel() }
             backoffSleep = nil
+        }
+        // A session ended by a fatal error syncs no more: another process (or a new session after log-in) may
+        // take the file over. Before, the lock stayed until log-out or exit.
+        if isInvalid { fileLock.release() }
+    }
+
+    /// While another process syncs the file: what it finished reaches this process's waiters — subscription sets
+    /// from the file's states, and uploads from its acknowledgement (the other process uploads this one's commits
+    /// too). Before, they waited until this process took over, and the subscription waiters for ever: the server
+    /// does not bootstrap again a set it already completed.
+    private func followTheSyncingProcess() async {
+        guard let (states, ack) = try? await database.perform({ instance in
+            (try instance.syncSubscriptionStates(), try SyncStore.integer(instance.connection, "uploadAck") ?? 0)
+        }) else { return }
+        tracker.refresh(from: states)
+        if ack > uploadAck {
+            uploadAck = ack
+            let ready = uploadWaiters.filter { $0.target <= uploadAck }
+            uploadWaiters.removeAll { $0.target <= uploadAck }
+            for w in ready { w.continuation.resume() }
         }
     }
 
@@ -197,6 +218,10 @@ actor SyncAgent {
 
         let snapshot = try await database.perform { try $0.syncSnapshot() }
         tracker.load(snapshot.subscriptionStates)
+        tracker.refresh(from: snapshot.subscriptionStates)
+        for (version, updates) in snapshot.rejections where rejections[version] == nil {
+            rejections[version] = updates.map(Self.compensatingWriteInfo)
+        }
         fileIdent = snapshot.fileIdent
         uploadAck = max(uploadAck, snapshot.uploadAck)
         downloadedServerVersion = snapshot.cursor.serverVersion
@@ -339,8 +364,16 @@ actor SyncAgent {
     }
 
     private func apply(_ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, bootstrapped: Int64?) async throws {
+        // The rejections whose revert this download applies are recorded with it: `verdict(forTransaction:)`
+        // answers from the file after a restart (it answered `.accepted` before).
+        let rejected = pendingCompensations.compactMap { info -> (Int64, [RejectedUpdate])? in
+            guard let version = info.rejectedClientVersion, (info.compensatingWriteServerVersion ?? 0) <= cursor.serverVersion
+            else { return nil }
+            return (version, info.rejectedUpdates ?? [])
+        }
         let report = try await database.perform {
-            try $0.syncApplyDownload(changesets, cursor: cursor, uploadAck: ack, bootstrappedQueryVersion: bootstrapped)
+            try $0.syncApplyDownload(changesets, cursor: cursor, uploadAck: ack, bootstrappedQueryVersion: bootstrapped,
+                                     rejections: rejected)
         }
         let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
         for p in report.problems { manager.log(.warn, "\(prefix) could not apply a downloaded change to \(p)") }
@@ -394,10 +427,7 @@ actor SyncAgent {
             manager.log(.info, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Reporting compensating write "
                 + "for client version \(info.rejectedClientVersion ?? 0) in server version "
                 + "\(info.compensatingWriteServerVersion ?? 0): \(info.message)")
-            let writes = (info.rejectedUpdates ?? []).map {
-                CompensatingWriteInfo(objectType: $0.table, primaryKey: SyncValues.anyRealmValue($0.primaryKey),
-                                      reason: $0.reason)
-            }
+            let writes = (info.rejectedUpdates ?? []).map(Self.compensatingWriteInfo)
             if let v = info.rejectedClientVersion {
                 rejections[v, default: []] += writes
                 if rejections.count > 10_000, let oldest = rejections.keys.min() { rejections[oldest] = nil }
@@ -405,6 +435,11 @@ actor SyncAgent {
             report(SyncError(.writeRejected, info.message, compensatingWriteInfo: writes,
                              serverLogURL: info.logURL.flatMap(URL.init(string:)), protocolErrorCode: 231))
         }
+    }
+
+    static func compensatingWriteInfo(_ update: RejectedUpdate) -> CompensatingWriteInfo {
+        CompensatingWriteInfo(objectType: update.table, primaryKey: SyncValues.anyRealmValue(update.primaryKey),
+                              reason: update.reason)
     }
 
     private func handleError(_ info: SyncErrorInfo, _ conn: SyncConnection) async throws {

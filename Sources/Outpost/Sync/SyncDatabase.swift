@@ -58,6 +58,8 @@ struct SyncFileSnapshot: Sendable {
     /// Subscription sets not complete yet, oldest first.
     var pendingSubscriptions: [SubscriptionQuery]
     var subscriptionStates: [Int64: SubscriptionSetState]
+    /// Refused writes recorded by client version.
+    var rejections: [Int64: [RejectedUpdate]]
 }
 
 extension RealmInstance {
@@ -72,10 +74,11 @@ extension RealmInstance {
             if case .text(let e) = row[2] { error = e }
             let state = SubscriptionSetState(text: s, error: error)
             states[v] = state
-            let query = SubscriptionQuery(version: v, queries: SubscriptionRecord.protocolQueries(SubscriptionRecord.decode(text)))
+            // Only the sets the session sends are decoded (this runs on every upload pump).
             switch state {
-            case .complete: active = query
-            case .pending, .bootstrapping, .awaitingMark: pending.append(query)
+            case .complete, .pending, .bootstrapping, .awaitingMark:
+                let query = SubscriptionQuery(version: v, queries: SubscriptionRecord.protocolQueries(SubscriptionRecord.decode(text)))
+                if state == .complete { active = query } else { pending.append(query) }
             case .error, .superseded: break
             }
         }
@@ -84,10 +87,24 @@ extension RealmInstance {
             fileIdent: try SyncStore.integer(c, "fileIdent"), salt: try SyncStore.integer(c, "salt"),
             cursor: try SyncStore.cursor(c), uploadAck: try SyncStore.integer(c, "uploadAck") ?? 0,
             lastClientVersion: try SyncStore.lastClientVersion(c), activeSubscriptions: active,
-            pendingSubscriptions: pending, subscriptionStates: states)
+            pendingSubscriptions: pending, subscriptionStates: states, rejections: try SyncStore.rejections(c))
     }
 
-    /// Stores a subscription set's state (a completed set supersedes the older ones).
+    /// Every stored subscription set's state (read while another process syncs the file).
+    func syncSubscriptionStates() throws -> [Int64: SubscriptionSetState] {
+        var states: [Int64: SubscriptionSetState] = [:]
+        for row in try connection.cached("SELECT version, state, error FROM __outpost_sync_subscriptions").rows() {
+            guard case .integer(let v) = row[0], case .text(let s) = row[1] else { continue }
+            var error: String?
+            if case .text(let e) = row[2] { error = e }
+            states[v] = SubscriptionSetState(text: s, error: error)
+        }
+        return states
+    }
+
+    /// Stores a subscription set's state. A completed set supersedes the older ones, which are deleted (as the
+    /// original does; a `SyncSubscriptionSet` of a deleted version reads `.superseded`), except refused ones, which
+    /// keep their error. Before, every superseded set stayed, and each upload pump read them all.
     func syncSetSubscriptionState(_ version: Int64, _ state: SubscriptionSetState) throws {
         try beginWrite()
         do {
@@ -97,7 +114,7 @@ extension RealmInstance {
                 .run([.text(state.text), error, .integer(version)])
             if state == .complete {
                 try connection.cached(
-                    "UPDATE __outpost_sync_subscriptions SET state = 'superseded' WHERE version < ? AND state != 'error'"
+                    "DELETE FROM __outpost_sync_subscriptions WHERE version < ? AND state != 'error'"
                 ).run([.integer(version)])
             }
             try commitWrite()

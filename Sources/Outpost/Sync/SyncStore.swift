@@ -3,8 +3,8 @@ import OutpostCore
 
 /// The sync state a synced Realm file keeps beside its objects, in its own tables, so that it commits atomically
 /// with the objects: the file identity and download cursor (`__outpost_sync_meta`), the upload queue
-/// (`__outpost_sync_upload`: one row per committed transaction, until the server acknowledges it) and the
-/// subscription sets (`__outpost_sync_subscriptions`).
+/// (`__outpost_sync_upload`: one row per committed transaction, until the server acknowledges it), the
+/// subscription sets (`__outpost_sync_subscriptions`) and the refused transactions (`__outpost_sync_rejections`).
 enum SyncStore {
     static let createTables = """
         CREATE TABLE IF NOT EXISTS __outpost_sync_meta (key TEXT PRIMARY KEY, value);
@@ -13,7 +13,35 @@ enum SyncStore {
             timestamp INTEGER NOT NULL, instructions TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS __outpost_sync_subscriptions (
             version INTEGER PRIMARY KEY, state TEXT NOT NULL, error TEXT, subscriptions TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS __outpost_sync_rejections (client_version INTEGER PRIMARY KEY, rejected TEXT NOT NULL);
         """
+
+    /// How many rejected transactions the file remembers for `verdict(forTransaction:)` (the newest).
+    static let maxRecordedRejections = 10_000
+
+    /// Records refused writes by client version (their `rejectedUpdates` JSON), keeping the newest
+    /// ``maxRecordedRejections``.
+    static func recordRejections(_ connection: SQLiteConnection, _ rejections: [(Int64, [RejectedUpdate])]) throws {
+        for (version, updates) in rejections {
+            try connection.cached("INSERT OR REPLACE INTO __outpost_sync_rejections (client_version, rejected) VALUES (?, ?)")
+                .run([.integer(version), .text(JSONValue.array(updates.map(\.json)).text)])
+        }
+        try connection.cached("""
+            DELETE FROM __outpost_sync_rejections WHERE client_version <= (
+                SELECT client_version FROM __outpost_sync_rejections ORDER BY client_version DESC LIMIT 1 OFFSET ?)
+            """).run([.integer(Int64(maxRecordedRejections))])
+    }
+
+    /// The recorded refused writes by client version.
+    static func rejections(_ connection: SQLiteConnection) throws -> [Int64: [RejectedUpdate]] {
+        var out: [Int64: [RejectedUpdate]] = [:]
+        for row in try connection.cached("SELECT client_version, rejected FROM __outpost_sync_rejections").rows() {
+            guard case .integer(let v) = row[0], case .text(let text) = row[1], case .array(let items)? = JSONValue.parse(text)
+            else { continue }
+            out[v] = items.compactMap { try? RejectedUpdate(json: $0, path: "rejected") }
+        }
+        return out
+    }
 
     /// Creates the tables (idempotent).
     static func prepare(_ connection: SQLiteConnection) throws {
