@@ -216,10 +216,11 @@ actor SyncAgent {
         lastPongOrConnect = Date()
         startPings(conn)
 
-        let snapshot = try await database.perform { try $0.syncSnapshot() }
+        // The recorded rejections are read here, once per connection: the snapshot is read on every upload pump.
+        let (snapshot, recorded) = try await database.perform { (try $0.syncSnapshot(), try SyncStore.rejections($0.connection)) }
         tracker.load(snapshot.subscriptionStates)
         tracker.refresh(from: snapshot.subscriptionStates)
-        for (version, updates) in snapshot.rejections where rejections[version] == nil {
+        for (version, updates) in recorded where rejections[version] == nil {
             rejections[version] = updates.map(Self.compensatingWriteInfo)
         }
         fileIdent = snapshot.fileIdent
@@ -319,7 +320,12 @@ actor SyncAgent {
             case .moreToCome:
                 // A bootstrap's batch, or a part of a changeset too large for one message (its last part comes in
                 // a steady-state download): kept until the message that completes it, and applied with it.
-                if !isBootstrapping, tracker.state(queryVersion)?.isFinished != true { tracker.set(queryVersion, .bootstrapping) }
+                if !isBootstrapping {
+                    switch tracker.state(queryVersion) {
+                    case nil, .pending?: tracker.set(queryVersion, .bootstrapping)
+                    default: break  // parts of a large changeset for a set bootstrapped already
+                    }
+                }
                 isBootstrapping = true
                 bootstrap += changesets
             case .lastInBatch:

@@ -58,8 +58,6 @@ struct SyncFileSnapshot: Sendable {
     /// Subscription sets not complete yet, oldest first.
     var pendingSubscriptions: [SubscriptionQuery]
     var subscriptionStates: [Int64: SubscriptionSetState]
-    /// Refused writes recorded by client version.
-    var rejections: [Int64: [RejectedUpdate]]
 }
 
 extension RealmInstance {
@@ -87,7 +85,7 @@ extension RealmInstance {
             fileIdent: try SyncStore.integer(c, "fileIdent"), salt: try SyncStore.integer(c, "salt"),
             cursor: try SyncStore.cursor(c), uploadAck: try SyncStore.integer(c, "uploadAck") ?? 0,
             lastClientVersion: try SyncStore.lastClientVersion(c), activeSubscriptions: active,
-            pendingSubscriptions: pending, subscriptionStates: states, rejections: try SyncStore.rejections(c))
+            pendingSubscriptions: pending, subscriptionStates: states)
     }
 
     /// Every stored subscription set's state (read while another process syncs the file).

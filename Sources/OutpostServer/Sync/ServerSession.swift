@@ -205,7 +205,7 @@ final class ServerSession: @unchecked Sendable {
                     break
                 }
                 let fields = SchemaGuard.writtenFields(checked)
-                guard schema.check(fields) == nil else {
+                guard SchemaGuard.checkNames(fields) == nil, schema.check(fields) == nil else {
                     together = false
                     break
                 }
