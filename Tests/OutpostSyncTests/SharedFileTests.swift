@@ -17,7 +17,7 @@ final class ProbeItem: Object {
     /// after it took over they stayed pending for ever: the server does not bootstrap a completed set again.
     @Test func aSubscriptionUpdateInTheWaitingProcessCompletesAndItTakesOver() async throws {
         try await withTestServer(configuration: .development(appId: "shared-file")) { server in
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-shared-\(UUID().uuidString)")
+            let root = try KillTests.temporaryDirectory("shared")
             defer { try? FileManager.default.removeItem(at: root) }
             let probe = try SyncProbeProcess.launch(arguments: [
                 "--server", server.baseURL, "--app", server.appId, "--root", root.path, "--count", "10", "--linger", "90",
@@ -36,12 +36,15 @@ final class ProbeItem: Object {
                 try await eventually("the probe's initial set completes") { before.state == .complete }
 
                 let subscriptions = realm.subscriptions
-                let completed = Completion()
+                // The completion's error (nil for success), once called.
+                let completed = KillTests.LockedValue<(any Error)??>(nil)
                 subscriptions.update({
                     subscriptions.append(QuerySubscription<ProbeItem>(name: "high") { $0.number >= 5 })
-                }, onComplete: { error in completed.finish(error) })
-                try await eventually("the update completes through the probe's session") { completed.isFinished }
-                #expect(completed.error == nil)
+                }, onComplete: { error in completed.withLock { $0 = .some(error) } })
+                try await eventually("the update completes through the probe's session") {
+                    completed.withLock { $0 != nil }
+                }
+                #expect(completed.withLock { $0! } == nil)
                 #expect(subscriptions.state == .complete)
                 #expect(before.state == .superseded)
                 // The superseded set is deleted from the file; only the complete one is left.
@@ -64,15 +67,4 @@ final class ProbeItem: Object {
             }
         }
     }
-}
-
-/// A completion callback's result, readable from the test.
-final class Completion: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    private var failure: Error?
-
-    func finish(_ error: Error?) { lock.withLock { done = true; failure = error } }
-    var isFinished: Bool { lock.withLock { done } }
-    var error: Error? { lock.withLock { failure } }
 }

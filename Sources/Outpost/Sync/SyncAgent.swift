@@ -184,9 +184,7 @@ actor SyncAgent {
         tracker.refresh(from: states)
         if ack > uploadAck {
             uploadAck = ack
-            let ready = uploadWaiters.filter { $0.target <= uploadAck }
-            uploadWaiters.removeAll { $0.target <= uploadAck }
-            for w in ready { w.continuation.resume() }
+            resumeUploadWaiters()
         }
     }
 
@@ -391,11 +389,16 @@ actor SyncAgent {
         uploadAck = max(uploadAck, ack)
         lastSentClientVersion = max(lastSentClientVersion, ack)
         session?.notifyProgress()
+        resumeUploadWaiters()
+        reportCompensations()
+        resolveVerdicts()
+    }
+
+    /// Resumes the `wait(for: .upload)` callers whose transactions `uploadAck` covers.
+    private func resumeUploadWaiters() {
         let ready = uploadWaiters.filter { $0.target <= uploadAck }
         uploadWaiters.removeAll { $0.target <= uploadAck }
         for w in ready { w.continuation.resume() }
-        reportCompensations()
-        resolveVerdicts()
     }
 
     /// The server's verdict on one committed transaction (by client version): known once the server acknowledged it
