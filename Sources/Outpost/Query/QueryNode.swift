@@ -105,10 +105,14 @@ struct QueryPredicateBuilder {
             return .comparison(.keyPath(QueryKeyPath(path)), .equal, .value(.bool(false)), quantifier: any ? .any : nil)
         case .not(let inner):
             return !predicate(inner)
-        case .and(let lhs, let rhs):
-            return predicate(lhs) && predicate(rhs)
-        case .or(let lhs, let rhs):
-            return predicate(lhs) || predicate(rhs)
+        case .and:
+            var operands: [QueryPredicate] = []
+            for operand in Self.chain(node, isAnd: true) { operands.append(predicate(operand)) }
+            return .allOf(operands)
+        case .or:
+            var operands: [QueryPredicate] = []
+            for operand in Self.chain(node, isAnd: false) { operands.append(predicate(operand)) }
+            return .anyOf(operands)
         case .comparison(let op, let lhs, let rhs, let options):
             let (left, quantifier) = operand(lhs)
             let (right, _) = operand(rhs)
@@ -116,6 +120,23 @@ struct QueryPredicateBuilder {
         case .constant, .subqueryCount:
             preconditionFailure("A query expression must be a condition, such as a comparison")
         }
+    }
+
+    /// The operands of a chain of `&&` (or `||`) nodes, left to right: `a && b && c` is built as `(a && b) && c`,
+    /// and joining it one `&&` at a time copied the growing chain for every operand.
+    private static func chain(_ node: QueryNode, isAnd: Bool) -> [QueryNode] {
+        var operands: [QueryNode] = []
+        var pending = [node]
+        while let next = pending.popLast() {
+            switch (next, isAnd) {
+            case (.and(let lhs, let rhs), true), (.or(let lhs, let rhs), false):
+                pending.append(rhs)
+                pending.append(lhs)
+            default:
+                operands.append(next)
+            }
+        }
+        return operands
     }
 
     private mutating func operand(_ node: QueryNode) -> (QueryOperand, Quantifier?) {

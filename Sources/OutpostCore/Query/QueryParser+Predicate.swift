@@ -1,20 +1,26 @@
 extension QueryParser.State {
+    /// `a OR b OR …`, collected and joined once (``QueryPredicate/anyOf(_:)``).
     mutating func parseOr() throws(QueryError) -> QueryPredicate {
-        var result = try parseAnd()
+        let first = try parseAnd()
+        guard isKeyword("or") || current.isSymbol("||") else { return first }
+        var operands = [first]
         while isKeyword("or") || current.isSymbol("||") {
             advance()
-            result = result || (try parseAnd())
+            operands.append(try parseAnd())
         }
-        return result
+        return .anyOf(operands)
     }
 
+    /// `a AND b AND …`, collected and joined once (``QueryPredicate/allOf(_:)``).
     mutating func parseAnd() throws(QueryError) -> QueryPredicate {
-        var result = try parseNot()
+        let first = try parseNot()
+        guard isKeyword("and") || current.isSymbol("&&") else { return first }
+        var operands = [first]
         while isKeyword("and") || current.isSymbol("&&") {
             advance()
-            result = result && (try parseNot())
+            operands.append(try parseNot())
         }
-        return result
+        return .allOf(operands)
     }
 
     mutating func parseNot() throws(QueryError) -> QueryPredicate {

@@ -65,18 +65,31 @@ public struct QueryPredicate: Hashable, Sendable, CustomStringConvertible {
 
     /// Both predicates (flattening nested ANDs).
     public static func && (lhs: QueryPredicate, rhs: QueryPredicate) -> QueryPredicate {
-        var parts: [QueryPredicate] = []
-        for side in [lhs, rhs] {
-            if case .and(let inner) = side.node { parts += inner } else { parts.append(side) }
-        }
-        return QueryPredicate(.and(parts))
+        allOf([lhs, rhs])
     }
 
     /// Either predicate (flattening nested ORs).
     public static func || (lhs: QueryPredicate, rhs: QueryPredicate) -> QueryPredicate {
+        anyOf([lhs, rhs])
+    }
+
+    /// All of `predicates` (at least two), flattening nested ANDs: the same as joining them with `&&` from the left,
+    /// built in one step. A chain of n conditions joined one `&&` at a time copied the growing chain n times.
+    package static func allOf(_ predicates: [QueryPredicate]) -> QueryPredicate {
         var parts: [QueryPredicate] = []
-        for side in [lhs, rhs] {
-            if case .or(let inner) = side.node { parts += inner } else { parts.append(side) }
+        parts.reserveCapacity(predicates.count)
+        for predicate in predicates {
+            if case .and(let inner) = predicate.node { parts += inner } else { parts.append(predicate) }
+        }
+        return QueryPredicate(.and(parts))
+    }
+
+    /// Any of `predicates` (at least two), flattening nested ORs: the same as joining them with `||` from the left.
+    package static func anyOf(_ predicates: [QueryPredicate]) -> QueryPredicate {
+        var parts: [QueryPredicate] = []
+        parts.reserveCapacity(predicates.count)
+        for predicate in predicates {
+            if case .or(let inner) = predicate.node { parts += inner } else { parts.append(predicate) }
         }
         return QueryPredicate(.or(parts))
     }

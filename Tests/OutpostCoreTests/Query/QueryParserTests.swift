@@ -104,4 +104,25 @@ import Testing
         #expect(try QueryParser.parse("  age>=5&&(name==\"x\"||!active==true)\n") == QueryParser.parse(
             "age >= 5 AND (name == \"x\" OR NOT (active == true))"))
     }
+
+    /// A chain of 20,000 conditions is read as one flat AND (or OR) of all of them, in order: the chain is
+    /// collected and joined once (joining it one operand at a time copied the growing chain for each).
+    @Test func longChainsAreFlat() throws {
+        let count = 20_000
+        for (joiner, isAnd) in [(" AND ", true), (" || ", false)] {
+            let text = (0..<count).map { "n == \($0)" }.joined(separator: joiner)
+            let predicate = try QueryParser.parsePredicate(text)
+            let parts: [QueryPredicate]
+            switch (predicate.node, isAnd) {
+            case (.and(let p), true), (.or(let p), false): parts = p
+            default: Issue.record("not a flat chain: \(predicate.description.prefix(80))"); continue
+            }
+            #expect(parts.count == count)
+            #expect(parts.first == (try QueryParser.parsePredicate("n == 0")))
+            #expect(parts.last == (try QueryParser.parsePredicate("n == \(count - 1)")))
+        }
+        // Parenthesised chains inside a chain are flattened as before; other operators are not.
+        #expect(try QueryParser.parsePredicate("a == 1 AND (b == 2 AND c == 3) AND (d == 4 OR e == 5)").description
+            == "a == 1 AND b == 2 AND c == 3 AND (d == 4 OR e == 5)")
+    }
 }

@@ -121,6 +121,33 @@ private func ownerCases() -> [BuilderCase] { [
         }
     }
 
+    /// A chain of conditions built with `&&` or `||` becomes one flat AND or OR, in order, however long; a short
+    /// one matches the same rows as its text.
+    @Test func longChainsAreFlat() throws {
+        let query = Query<Owner>._constructForTesting()
+        var and = query.age != 0
+        var or = query.age == 0
+        for i in 1..<20_000 {
+            and = and && query.age != i
+            or = or || query.age == i
+        }
+        guard case .and(let conditions) = and._predicate.node, case .or(let alternatives) = or._predicate.node else {
+            Issue.record("not flat: \(and._queryText.prefix(60)), \(or._queryText.prefix(60))")
+            return
+        }
+        #expect(conditions.count == 20_000 && alternatives.count == 20_000)
+        #expect(conditions.last == (try QueryParser.parsePredicate("age != 19999")))
+        #expect(alternatives.first == (try QueryParser.parsePredicate("age == 0")))
+        let fixture = try QueryFixture()
+        defer { fixture.remove() }
+        let ages = (0..<200).map { $0 * 3 }
+        let owners = fixture.realm.objects(Owner.self)
+        let text = ages.map { "age == \($0)" }.joined(separator: " OR ")
+        let viaBuilder = owners.where { q in ages.dropFirst().reduce(q.age == ages[0]) { $0 || q.age == $1 } }.map(\.id)
+        #expect(viaBuilder.contains(1))  // Ann is 30
+        #expect(viaBuilder.sorted() == owners.filter(text).map(\.id).sorted())
+    }
+
     @Test func seedPageSample() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
