@@ -16,6 +16,8 @@ public enum SyncProtocolLimits {
     /// The largest document (its Extended JSON text) the server stores from an upload; a larger one is refused as
     /// a compensating write. MongoDB's own limit is 16 MB; this one leaves room for a download message's envelope.
     public static let maxDocumentBytes = maxMessageBytes - 64 * 1024
-    /// The protocol version this implementation speaks.
-    public static let protocolVersion = 1
+    /// The protocol version this implementation speaks. Version 2 sends a changeset larger than
+    /// ``maxDownloadBytes`` in parts (docs/protocol.md, "Large downloads and uploads"); a client of version 1 would
+    /// apply only the last part and move its cursor past the others, so the server refuses it at `bind` (105).
+    public static let protocolVersion = 2
 }
