@@ -9,7 +9,7 @@ final class RawSQLite {
         var handle: OpaquePointer?
         sqlite3_open(path, &handle)
         db = handle!
-        exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+        exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")  // as Realm files (docs/storage.md)
         exec("CREATE TABLE person (id BLOB NOT NULL, name TEXT, email TEXT, age INTEGER, born REAL)")
         exec("CREATE UNIQUE INDEX person_id ON person (id)")
     }

@@ -74,7 +74,7 @@ enum IngestBenchmark {
         var db: OpaquePointer?
         guard sqlite3_open(path, &db) == SQLITE_OK else { throw TestServerError("cannot open \(path)") }
         defer { sqlite3_close(db) }
-        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", nil, nil, nil)  // as the storage (GRDB, WAL)
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL", nil, nil, nil)  // as the storage (WAL, FULL)
         sqlite3_exec(db, """
             CREATE TABLE documents (app TEXT NOT NULL, collection TEXT NOT NULL, pk_key TEXT NOT NULL, body TEXT NOT NULL,
             PRIMARY KEY (app, collection, pk_key))

@@ -58,7 +58,7 @@ enum EventUploadBenchmark {
         sqlite3_open(directory.appendingPathComponent("events-baseline.sqlite").path, &base)
         sqlite3_exec(base, """
             PRAGMA journal_mode=WAL;
-            PRAGMA synchronous=NORMAL;
+            PRAGMA synchronous=FULL;
             CREATE TABLE documents (app TEXT NOT NULL, collection TEXT NOT NULL, pk_key TEXT NOT NULL, body TEXT NOT NULL,
             PRIMARY KEY (app, collection, pk_key))
             """, nil, nil, nil)

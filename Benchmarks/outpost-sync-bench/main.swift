@@ -158,7 +158,7 @@ if which == "upload" || which == "all" {
     let baselinePath = directory.appendingPathComponent("baseline.sqlite").path
     var db: OpaquePointer?
     sqlite3_open(baselinePath, &db)
-    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE items (_id BLOB PRIMARY KEY, name TEXT, n INTEGER)", nil, nil, nil)
+    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE items (_id BLOB PRIMARY KEY, name TEXT, n INTEGER)", nil, nil, nil)
     var stmt: OpaquePointer?
     sqlite3_prepare_v2(db, "INSERT INTO items VALUES (?, ?, ?)", -1, &stmt, nil)
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -227,7 +227,7 @@ func copyRowsBaseline(from serverPath: String, to path: String) throws -> (secon
         sqlite3_close(source)
         sqlite3_close(target)
     }
-    sqlite3_exec(target, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE items (pk TEXT PRIMARY KEY, body TEXT)", nil, nil, nil)
+    sqlite3_exec(target, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE items (pk TEXT PRIMARY KEY, body TEXT)", nil, nil, nil)
     var read: OpaquePointer?
     var insert: OpaquePointer?
     sqlite3_prepare_v2(source, "SELECT pk_key, body FROM documents WHERE collection = 'BenchItem'", -1, &read, nil)

@@ -75,7 +75,10 @@ extension RealmInstance {
     /// Sets up WAL mode and Outpost's own tables, and checks the file is an Outpost database.
     func prepareFile() throws {
         if !isReadOnly {
-            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF")
+            // `synchronous=FULL`: a transaction is on disk when `commitWrite` returns, also across a power failure,
+            // as Realm's default durability promises (with NORMAL, WAL mode syncs only at checkpoints and the last
+            // commits before a power loss could roll back, including changes the upload queue had not sent yet).
+            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=OFF")
         }
         let tables = try connection.cached("SELECT name FROM sqlite_master WHERE type = 'table'").rows()
             .compactMap { row -> String? in if case .text(let t) = row[0] { return t } else { return nil } }

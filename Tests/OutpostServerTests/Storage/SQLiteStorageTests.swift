@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -31,6 +32,21 @@ import Testing
             #expect(try await second.latestServerVersion(appId: "app") == 1)
             #expect(try await second.document(appId: "app", collection: "Item", primaryKey: .int(1)) == ["_id": .int(1)])
             try await second.close()
+        }
+    }
+
+    /// A commit is synced to disk before it returns (`synchronous=FULL`; GRDB's pool sets NORMAL, which syncs the
+    /// WAL only at checkpoints): the server acknowledges uploads once their commit returns.
+    @Test func commitsAreSyncedToDisk() async throws {
+        try await TemporaryDirectory.with("durable") { directory in
+            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+            try await storage.prepare()
+            let (synchronous, journal) = try await storage.writer.write { db in
+                (try Int.fetchOne(db, sql: "PRAGMA synchronous"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+            }
+            #expect(synchronous == 2)
+            #expect(journal == "wal")
+            try await storage.close()
         }
     }
 

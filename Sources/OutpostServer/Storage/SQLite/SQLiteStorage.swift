@@ -38,6 +38,12 @@ public final class SQLiteStorage: ServerStorage {
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // Every commit is synced to disk before it returns (GRDB's pool sets `synchronous=NORMAL`, which syncs
+            // the WAL only at checkpoints): the server acknowledges an upload once its commit returns, and the
+            // client then deletes the changeset from its queue, so a commit lost to a power failure would be lost
+            // for good. The cost is one `fdatasync` of the WAL per commit (commits are grouped: one per upload
+            // message, not per client transaction).
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
             throw StorageError(.unavailable, "cannot open the SQLite database at \(path)", underlying: error)
         }

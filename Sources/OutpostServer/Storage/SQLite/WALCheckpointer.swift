@@ -12,8 +12,8 @@ import Synchronization
 /// late. The checkpointer replaces that with SQLite's WAL hook on GRDB's connections (installing a hook turns the
 /// connection's auto-checkpoint off): past the threshold, a *passive* checkpoint runs on a connection of its own,
 /// which copies committed pages while the writer goes on appending. Durability is unchanged (WAL with
-/// `synchronous=NORMAL`, as GRDB's pool sets it): a commit is in the WAL when it returns, whether or not it has
-/// been checkpointed.
+/// `synchronous=FULL`, set by ``SQLiteStorage/init(path:)``): a commit is in the WAL, synced to disk, when it
+/// returns, whether or not it has been checkpointed.
 ///
 /// If the WAL still grows to ``inlineLimit`` pages (checkpoints kept from finishing by long reads), the writer
 /// checkpoints inline as SQLite would, so the file cannot grow without bound.
