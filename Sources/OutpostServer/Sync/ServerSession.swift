@@ -11,7 +11,8 @@ final class ServerSession: @unchecked Sendable {
     // All mutable state is confined to the task running `run()`; other tasks only call `enqueue`/`finish`,
     // which go through the AsyncStream continuation (itself thread-safe).
     enum Event: Sendable {
-        case message(ClientMessage)
+        /// A message and the size of its text.
+        case message(ClientMessage, bytes: Int)
         /// Upload messages that arrived one after another (``UploadBatch``).
         case uploads(UploadBatch)
         case wake
@@ -22,6 +23,9 @@ final class ServerSession: @unchecked Sendable {
     let user: AuthenticatedUser
     let writer: FrameWriter
     let logger: Logger
+    /// The connection's share of queued message text: taken by ``enqueue(_:bytes:)``, given back when `run()`
+    /// takes the message.
+    let inbound: InboundBudget
     private let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
     private(set) var waker: SessionWaker!
@@ -54,8 +58,10 @@ final class ServerSession: @unchecked Sendable {
     var hasFailed = false
     var canWrite = true
 
-    init(id: Int64, engine: SyncEngine, user: AuthenticatedUser, writer: FrameWriter, logger: Logger) {
+    init(id: Int64, engine: SyncEngine, user: AuthenticatedUser, writer: FrameWriter, logger: Logger,
+         inbound: InboundBudget = InboundBudget()) {
         self.id = id
+        self.inbound = inbound
         self.engine = engine
         self.user = user
         self.writer = writer
@@ -71,10 +77,13 @@ final class ServerSession: @unchecked Sendable {
         }
     }
 
-    func enqueue(_ message: ClientMessage) {
+    /// Queues a message whose text was `bytes` long, after waiting until the connection's queues have room for
+    /// it (``InboundBudget``): the connection reads no further frames meanwhile.
+    func enqueue(_ message: ClientMessage, bytes: Int) async {
+        await inbound.acquire(bytes)
         if case .upload(_, let changesets) = message {
-            if let openBatch, openBatch.join(changesets) { return }
-            let batch = UploadBatch(changesets)
+            if let openBatch, openBatch.join(changesets, bytes: bytes) { return }
+            let batch = UploadBatch(changesets, bytes: bytes)
             openBatch = batch
             queued.value.add(1, ordering: .relaxed)
             continuation.yield(.uploads(batch))
@@ -82,7 +91,7 @@ final class ServerSession: @unchecked Sendable {
         }
         openBatch = nil
         queued.value.add(1, ordering: .relaxed)
-        continuation.yield(.message(message))
+        continuation.yield(.message(message, bytes: bytes))
     }
 
     /// Ends the session after the events already queued.
@@ -100,11 +109,14 @@ final class ServerSession: @unchecked Sendable {
                 await finishUploadInFlight()
                 guard isBound, !hasFailed else { continue }
                 await sendDownloads()
-            case .message(let message):
+            case .message(let message, let bytes):
+                inbound.release(bytes)
                 await finishUploadInFlight()
                 await handle(message)
             case .uploads(let batch):
-                await handleUploads(batch.take())
+                let (groups, bytes) = batch.take()
+                inbound.release(bytes)
+                await handleUploads(groups)
             }
         }
         await finishUploadInFlight()

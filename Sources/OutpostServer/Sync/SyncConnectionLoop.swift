@@ -11,6 +11,9 @@ struct SyncConnectionLoop {
 
     func run() async {
         let writer = FrameWriter(send: connection.send)
+        let metrics = engine.metrics
+        let inbound = InboundBudget(limit: engine.inboundLimit) { metrics.inboundQueued(by: $0) }
+        defer { inbound.close() }
         await withTaskGroup(of: Void.self) { group in
             var sessions: [Int64: ServerSession] = [:]
             defer { for session in sessions.values { session.finish() } }
@@ -45,17 +48,18 @@ struct SyncConnectionLoop {
                                 "Too many sessions on one connection (limit \(engine.maxSessionsPerConnection))"))
                             return
                         }
-                        let session = ServerSession(id: sessionId, engine: engine, user: connection.user, writer: writer, logger: logger)
+                        let session = ServerSession(id: sessionId, engine: engine, user: connection.user, writer: writer,
+                                                    logger: logger, inbound: inbound)
                         sessions[sessionId] = session
                         group.addTask { await session.run() }
-                        session.enqueue(message)
+                        await session.enqueue(message, bytes: text.utf8.count)
                     default:
                         guard let session = sessions[message.session] else {
                             await closeConnection(writer, SyncProtocolError(.badSessionIdent,
                                 "Bad session identifier \(message.session): no such session is bound on this connection"))
                             return
                         }
-                        session.enqueue(message)
+                        await session.enqueue(message, bytes: text.utf8.count)
                         if case .unbind = message { sessions[message.session] = nil }
                     }
                 }

@@ -20,6 +20,11 @@ public final class SyncEngine: SyncConnectionHandler {
     /// Downloads shared by sessions with equal views.
     let downloads = DownloadCache()
     let maxSessionsPerConnection = 256
+    /// Bytes of message text one connection may have queued for its sessions before the server stops reading it
+    /// (``InboundBudget``).
+    let inboundLimit: Int
+    /// The default of `inboundLimit`: two messages of the largest size. Outpost-only.
+    public static let defaultInboundLimit = 2 * SyncProtocolLimits.maxMessageBytes
     /// Each app's development-mode schema as this process last read or wrote it. The stored schema only grows,
     /// so fields found here are recorded in storage too.
     private let knownSchemas = Mutex<[String: [String: [String: String]]]>([:])
@@ -27,10 +32,14 @@ public final class SyncEngine: SyncConnectionHandler {
 
     /// - Parameters:
     ///   - storage: where documents and history live.
+    ///   - inboundLimit: bytes of message text one connection may have waiting for its sessions; past it the
+    ///     server reads no more of the connection until they catch up (Outpost-only).
     ///   - settings: the sync settings of an app by id (nil for an unknown app).
     public init(storage: any ServerStorage, logger: Logger = Logger(label: "outpost.sync"),
+                inboundLimit: Int = SyncEngine.defaultInboundLimit,
                 settings: @escaping @Sendable (String) async -> SyncAppSettings?) {
         self.storage = storage
+        self.inboundLimit = inboundLimit
         self.hub = SyncHub(storage: storage)
         self.logger = logger
         self.settingsProvider = settings
@@ -71,6 +80,10 @@ public final class SyncEngine: SyncConnectionHandler {
 
     /// The number of sessions currently bound, for the admin API.
     public var activeConnections: Int { metrics.openConnections }
+
+    /// Bytes of client messages read and waiting in their sessions' queues, over all connections; at most
+    /// ``inboundLimit`` per connection, plus one message. Outpost-only (the original exposes no such figure).
+    public var queuedInboundBytes: Int { metrics.queuedInboundBytes }
 
     func settings(appId: String) async -> SyncAppSettings? {
         await settingsProvider(appId)

@@ -25,19 +25,21 @@ final class UploadBatch: Sendable {
         var groups: [[UploadChangeset]] = []
         var changesets = 0
         var instructions = 0
+        /// The messages' text, counted against the connection's ``InboundBudget`` until the session takes them.
+        var bytes = 0
         /// Taken by the session: no more uploads join.
         var isTaken = false
     }
 
     private let state: Mutex<State>
 
-    init(_ changesets: [UploadChangeset]) {
+    init(_ changesets: [UploadChangeset], bytes: Int = 0) {
         state = Mutex(State(groups: [changesets], changesets: changesets.count,
-                            instructions: changesets.reduce(0) { $0 + $1.instructions.count }))
+                            instructions: changesets.reduce(0) { $0 + $1.instructions.count }, bytes: bytes))
     }
 
     /// Adds a message's changesets, unless the session took the batch already or it would pass the limits.
-    func join(_ changesets: [UploadChangeset]) -> Bool {
+    func join(_ changesets: [UploadChangeset], bytes: Int = 0) -> Bool {
         let instructions = changesets.reduce(0) { $0 + $1.instructions.count }
         return state.withLock { state in
             guard !state.isTaken, state.changesets + changesets.count <= Self.maxChangesets,
@@ -46,15 +48,17 @@ final class UploadBatch: Sendable {
             state.groups.append(changesets)
             state.changesets += changesets.count
             state.instructions += instructions
+            state.bytes += bytes
             return true
         }
     }
 
-    /// Closes the batch and returns its messages' changesets, one group per message, in arrival order.
-    func take() -> [[UploadChangeset]] {
+    /// Closes the batch and returns its messages' changesets, one group per message, in arrival order, and the
+    /// size of the messages' text.
+    func take() -> (groups: [[UploadChangeset]], bytes: Int) {
         state.withLock { state in
             state.isTaken = true
-            return state.groups
+            return (state.groups, state.bytes)
         }
     }
 }

@@ -15,12 +15,14 @@ import Testing
                 .create(className: "Item", primaryKey: .int(version * 1000 + Int64(i)), fields: [:])
             })
         }
-        let batch = UploadBatch([changeset(1)])
-        #expect(batch.join([changeset(2), changeset(3)]))
-        #expect(!batch.join((4..<Int64(4 + UploadBatch.maxChangesets)).map { changeset($0) }), "over the changeset limit")
-        #expect(!batch.join([changeset(9, instructions: UploadBatch.maxInstructions)]), "over the instruction limit")
-        #expect(batch.join([changeset(4)]))
-        #expect(batch.take().map { $0.map(\.clientVersion) } == [[1], [2, 3], [4]])
+        let batch = UploadBatch([changeset(1)], bytes: 100)
+        #expect(batch.join([changeset(2), changeset(3)], bytes: 20))
+        #expect(!batch.join((4..<Int64(4 + UploadBatch.maxChangesets)).map { changeset($0) }, bytes: 1), "over the changeset limit")
+        #expect(!batch.join([changeset(9, instructions: UploadBatch.maxInstructions)], bytes: 1), "over the instruction limit")
+        #expect(batch.join([changeset(4)], bytes: 3))
+        let (groups, bytes) = batch.take()
+        #expect(groups.map { $0.map(\.clientVersion) } == [[1], [2, 3], [4]])
+        #expect(bytes == 123, "the joined messages' text, not the refused ones'")
         #expect(!batch.join([changeset(5)]), "taken: later uploads start a batch of their own")
     }
 
