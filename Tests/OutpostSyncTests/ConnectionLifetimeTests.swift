@@ -1,0 +1,45 @@
+import Foundation
+import Outpost
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// A session's WebSocket ends with the session's use of it, however the use ends.
+@Suite(.timeLimit(.minutes(3))) struct ConnectionLifetimeTests {
+    /// Suspending and resuming over and over (many suspends land while the socket is still connecting, some while
+    /// the session binds) leaves no connection open on the server once the session is suspended; before, a socket
+    /// whose connect was cancelled stayed open, with its pings, for as long as the process lived.
+    @Test func suspendingWhileConnectingLeavesNoSocketOpen() async throws {
+        let storage = MemoryStorage()
+        let app = OutpostServer.AppConfiguration.development(appId: "lifetime")
+        let settings = try SyncAppSettings(app: app)
+        let engine = SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil }
+        try await withTestServer(configuration: app, storage: storage, handler: engine) { server in
+            try await withClientApp(server) { clientApp in
+                let user = try await clientApp.login(credentials: .anonymous)
+                let (realm, _) = try await openTwoDevices(user)
+                let session = try #require(realm.syncSession)
+                try await eventually("the first connection") { engine.activeConnections >= 1 }
+                var random = SystemRandomNumberGenerator()
+                for round in 0..<40 {
+                    session.suspend()
+                    session.resume()
+                    // From no wait at all (the connect is cut short) to long enough for the session to bind.
+                    let pause = round % 4 == 3 ? Int.random(in: 20...60, using: &random) : Int.random(in: 0...3, using: &random)
+                    try await Task.sleep(for: .milliseconds(pause))
+                }
+                // The last resume's connection works: a write still syncs.
+                let item = ConvergenceItem()
+                try realm.write { realm.add(item) }
+                try await withDeadline(.seconds(30), "upload after the suspends") { try await session.wait(for: .upload) }
+                session.suspend()
+                // The other device (B) keeps its one connection; this one's are all closed.
+                try await eventually(timeout: .seconds(20), "only B's connection is left: \(engine.activeConnections)") {
+                    engine.activeConnections == 1
+                }
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(engine.activeConnections == 1)
+            }
+        }
+    }
+}
