@@ -65,6 +65,12 @@ open class ForwardingStorage: ServerStorage, @unchecked Sendable {  // subclasse
         try await base.setSetting(appId: appId, key: key, value: value)
     }
     open func appendLog(_ record: LogRecord) async throws { try await base.appendLog(record) }
+    open func deleteLogs(appId: String, before date: Date) async throws -> Int {
+        try await base.deleteLogs(appId: appId, before: date)
+    }
+    open func deleteExpiredSessions(appId: String, before date: Date) async throws -> Int {
+        try await base.deleteExpiredSessions(appId: appId, before: date)
+    }
     open func logs(appId: String, kind: String?, since: Date?, until: Date?, limit: Int) async throws -> [LogRecord] {
         try await base.logs(appId: appId, kind: kind, since: since, until: until, limit: limit)
     }

@@ -166,6 +166,22 @@ public final class MemoryStorage: ServerStorage {
             return Array(matching.suffix(max(0, limit)))
         }
     }
+
+    public func deleteLogs(appId: String, before date: Date) async throws -> Int {
+        write(appId) { app in
+            let count = app.logs.count
+            app.logs.removeAll { $0.time < date }
+            return count - app.logs.count
+        }
+    }
+
+    public func deleteExpiredSessions(appId: String, before date: Date) async throws -> Int {
+        write(appId) { app in
+            let expired = app.sessions.values.filter { $0.expiresAt < date }.map(\.id)
+            for id in expired { app.sessions[id] = nil }
+            return expired.count
+        }
+    }
 }
 
 /// Per-app mutual exclusion for transactions, in arrival order.

@@ -35,6 +35,15 @@ struct OutpostServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("admin-key"), help: "The admin API key (default: generated into <data-dir>/admin-key).")
     var adminKey: String?
 
+    @Option(name: .customLong("log-retention-days"), help: "Days the server log is kept (0: for ever).")
+    var logRetentionDays = 10
+
+    func validate() throws {
+        guard logRetentionDays >= 0 else {
+            throw ValidationError("--log-retention-days must be 0 (keep the log for ever) or more, not \(logRetentionDays)")
+        }
+    }
+
     func run() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -45,7 +54,8 @@ struct OutpostServerCommand: AsyncParsableCommand {
         let configuration = OutpostServerConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDirectory),
             appConfigurationFile: configFile.map { URL(fileURLWithPath: $0) },
-            database: database.map(OutpostServerConfiguration.Database.init(argument:)), adminKey: adminKey)
+            database: database.map(OutpostServerConfiguration.Database.init(argument:)), adminKey: adminKey,
+            logRetentionDays: logRetentionDays)
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         let server = try OutpostServerApplication(
             configuration: configuration, storage: try Self.storage(for: configuration.resolvedDatabase),

@@ -81,18 +81,23 @@ public struct OutpostServerApplication: Service {
         self.onServerRunning = onServerRunning
     }
 
+    /// Deletes old log records and expired sessions of the app (``Housekeeping``).
+    public var housekeeping: Housekeeping {
+        let days = configuration.logRetentionDays
+        return Housekeeping(appId: app.appId, storage: storage, logRetention: days > 0 ? .seconds(days * 86_400) : nil,
+                            clock: auth.clock, logger: logger)
+    }
+
     public func run() async throws {
         ServerMetrics.bootstrap()
         try await storage.prepare()
         do {
-            if let engine = syncHandler as? SyncEngine {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await engine.run() }
-                    try await makeApplication().run()
-                    group.cancelAll()
-                }
-            } else {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                if let engine = syncHandler as? SyncEngine { group.addTask { try await engine.run() } }
+                let housekeeping = housekeeping
+                group.addTask { await housekeeping.run() }
                 try await makeApplication().run()
+                group.cancelAll()
             }
         } catch {
             if closesStorage { try? await storage.close() }

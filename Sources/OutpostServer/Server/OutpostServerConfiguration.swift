@@ -44,10 +44,12 @@ public struct OutpostServerConfiguration: Sendable, Hashable {
     public var database: Database?
     /// The admin API key; nil means the key in `<data-dir>/admin-key`, generated on first start.
     public var adminKey: String?
+    /// Days the server log is kept (``Housekeeping``; default 10, as Atlas App Services); 0 keeps it for ever.
+    public var logRetentionDays: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 9090, dataDirectory: URL = URL(fileURLWithPath: "outpost-data"),
-        appConfigurationFile: URL? = nil, database: Database? = nil, adminKey: String? = nil
+        appConfigurationFile: URL? = nil, database: Database? = nil, adminKey: String? = nil, logRetentionDays: Int = 10
     ) {
         self.host = host
         self.port = port
@@ -55,6 +57,7 @@ public struct OutpostServerConfiguration: Sendable, Hashable {
         self.appConfigurationFile = appConfigurationFile
         self.database = database
         self.adminKey = adminKey
+        self.logRetentionDays = logRetentionDays
     }
 
     /// The database to use: the configured one, or SQLite in the data directory.

@@ -119,6 +119,12 @@ public protocol ServerStorage: Sendable {
     /// Log records of the app, filtered by kind (nil: any) and time (`since <= time <= until`, either end
     /// optional): the newest `limit` matches, returned oldest first (newest last).
     func logs(appId: String, kind: String?, since: Date?, until: Date?, limit: Int) async throws -> [LogRecord]
+    /// Deletes the app's log records from before `date` (``Housekeeping``); returns how many.
+    @discardableResult func deleteLogs(appId: String, before date: Date) async throws -> Int
+
+    /// Deletes the app's refresh-token sessions that expired before `date` (``Housekeeping``); returns how many.
+    /// Expired sessions are refused anyway; this keeps every login from staying in the database for ever.
+    @discardableResult func deleteExpiredSessions(appId: String, before date: Date) async throws -> Int
 }
 
 /// The operations available inside ``ServerStorage/transaction(appId:_:)``.

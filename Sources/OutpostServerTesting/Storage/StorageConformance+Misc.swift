@@ -48,6 +48,24 @@ extension StorageConformance {
                     try await storage.logs(appId: app, kind: "admin", since: nil, until: nil, limit: 100), [], "no such kind")
                 try Expect.equal(try await storage.logs(appId: app, kind: nil, since: nil, until: nil, limit: 0), [], "limit 0")
             },
+            Check("logs: records from before a date are deleted, per app") { storage in
+                let app = appId()
+                let records = (0..<6).map { i in
+                    LogRecord(appId: app, time: Date(timeIntervalSince1970: 1_700_000_000 + Double(i) * 60 + 0.25),
+                              kind: "sync", level: "info", message: "event \(i)")
+                }
+                for record in records { try await storage.appendLog(record) }
+                let other = LogRecord(appId: appId(), time: records[0].time, kind: "sync", level: "info", message: "other app")
+                try await storage.appendLog(other)
+                try Expect.equal(try await storage.deleteLogs(appId: app, before: records[3].time), 3, "deleted count")
+                try Expect.equal(
+                    try await storage.logs(appId: app, kind: nil, since: nil, until: nil, limit: 100), Array(records[3...]),
+                    "the record at the date and later ones are kept")
+                try Expect.equal(
+                    try await storage.logs(appId: other.appId, kind: nil, since: nil, until: nil, limit: 100), [other],
+                    "the other app's log")
+                try Expect.equal(try await storage.deleteLogs(appId: app, before: records[3].time), 0, "nothing left to delete")
+            },
             Check("notifications: every subscriber hears each commit that appended history") { storage in
                 let app = appId()
                 let first = try await storage.changeNotifications()

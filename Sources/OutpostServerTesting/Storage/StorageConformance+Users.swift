@@ -99,6 +99,23 @@ extension StorageConformance {
                 try Expect.equal(try await storage.deleteSession(appId: app, id: "refresh-1"), false, "delete again")
                 try Expect.equal(try await storage.session(appId: app, id: "refresh-1"), nil, "deleted session")
             },
+            Check("sessions: those expired before a date are deleted, per app") { storage in
+                let app = appId()
+                let now = Date(timeIntervalSince1970: 1_800_000_000.5)
+                let expired: [String: Double] = ["e1": -86_400, "e2": -0.25]
+                let valid: [String: Double] = ["v1": 0, "v2": 0.25, "v3": 86_400 * 60]
+                for (id, offset) in expired.merging(valid, uniquingKeysWith: { a, _ in a }) {
+                    try await storage.insertSession(StoredSession(
+                        appId: app, id: id, userId: "u1", createdAt: now.addingTimeInterval(-1_000), expiresAt: now.addingTimeInterval(offset)))
+                }
+                let other = appId()
+                try await storage.insertSession(StoredSession(appId: other, id: "e1", userId: "u1", expiresAt: now.addingTimeInterval(-60)))
+                try Expect.equal(try await storage.deleteExpiredSessions(appId: app, before: now), 2, "deleted count")
+                for id in expired.keys { try Expect.equal(try await storage.session(appId: app, id: id), nil, "expired \(id)") }
+                for id in valid.keys { try Expect.that(try await storage.session(appId: app, id: id) != nil, "valid \(id) kept") }
+                try Expect.that(try await storage.session(appId: other, id: "e1") != nil, "the other app's session kept")
+                try Expect.equal(try await storage.deleteExpiredSessions(appId: app, before: now), 0, "nothing left to delete")
+            },
             Check("API keys: insert, list by user, read, delete") { storage in
                 let app = appId()
                 let keys = [

@@ -46,4 +46,10 @@ extension PostgresStorage {
             """,
             as: LogRecord.self)
     }
+
+    public func deleteLogs(appId: String, before date: Date) async throws -> Int {
+        try await rows("delete old log records", """
+            DELETE FROM log WHERE app = \(appId) AND time < \(StorageCoding.seconds(date)) RETURNING 1
+            """) { _ in () }.count
+    }
 }

@@ -82,6 +82,14 @@ extension PostgresStorage {
         }.isEmpty
     }
 
+    /// Sessions are stored through `Codable`, whose dates are seconds since 2001 (`StorageCoding`).
+    public func deleteExpiredSessions(appId: String, before date: Date) async throws -> Int {
+        try await rows("delete expired sessions", """
+            DELETE FROM sessions WHERE app = \(appId) AND (body::json ->> 'expiresAt')::double precision < \(date.timeIntervalSinceReferenceDate)
+            RETURNING 1
+            """) { _ in () }.count
+    }
+
     // MARK: API keys
 
     public func insertAPIKey(_ key: StoredAPIKey) async throws {

@@ -59,4 +59,11 @@ extension SQLiteStorage {
         }
         return try bodies.map { try StorageCoding.decode(LogRecord.self, from: $0, what: "log record") }
     }
+
+    public func deleteLogs(appId: String, before date: Date) async throws -> Int {
+        try await write("delete old log records") { db in
+            try db.execute(sql: "DELETE FROM log WHERE app = ? AND time < ?", arguments: [appId, StorageCoding.seconds(date)])
+            return db.changesCount
+        }
+    }
 }

@@ -83,6 +83,16 @@ extension SQLiteStorage {
         }
     }
 
+    /// Sessions are stored through `Codable`, whose dates are seconds since 2001 (`StorageCoding`).
+    public func deleteExpiredSessions(appId: String, before date: Date) async throws -> Int {
+        try await write("delete expired sessions") { db in
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE app = ? AND json_extract(body, '$.expiresAt') < ?",
+                arguments: [appId, date.timeIntervalSinceReferenceDate])
+            return db.changesCount
+        }
+    }
+
     // MARK: API keys
 
     public func insertAPIKey(_ key: StoredAPIKey) async throws {
