@@ -134,7 +134,7 @@ extension RealmInstance {
         }
         if let pk = table.primaryKeyProperty { dictionary[schema.properties[pk].name] = SyncValues.swiftValue(primaryKey) }
         guard let contents = ValueConversion.contents(of: dictionary, for: table, realm: self) else { return }
-        insertRow(table, contents: contents, update: .error, object: nil)
+        _ = insertRow(table, contents: contents, update: .error, object: nil)  // a failure is recorded for the commit
     }
 
     /// Deletes the object with this primary key, if it is here.

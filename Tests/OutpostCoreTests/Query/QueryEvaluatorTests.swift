@@ -93,7 +93,7 @@ import Testing
 
     @Test func numbersCompareAcrossTypes() throws {
         let doc: Document = [
-            "i": .int(.max), "d": .double(9_223_372_036_854_775_807), "f": .float(0.1), "n": .double(.nan),
+            "i": .int(.max), "d": .double(9_223_372_036_854_775_808), "f": .float(0.1), "n": .double(.nan),
             "m": .decimal128(try Decimal128(string: "2.5")), "small": .int(3),
         ]
         #expect(try matches("i < d", doc))

@@ -10,7 +10,7 @@ import Testing
 
     static let everyValue: Document = [
         "null": .null, "yes": .bool(true), "no": .bool(false), "int": .int(-42), "min": .int(Int64.min),
-        "max": .int(Int64.max), "float": .float(1.5), "double": .double(2.25), "tiny": .double(5e-324),
+        "max": .int(Int64.max), "float": .float(1.5), "double": .double(2.25), "tiny": .double(.leastNonzeroMagnitude),
         "huge": .double(-1.7e308), "integral": .double(3), "negZero": .double(-0.0), "nan": .double(.nan),
         "inf": .double(.infinity), "negInf": .double(-.infinity),
         "string": .string("q\"b\\n\n\t\r\u{0001}\u{001F} é ☃ 😀 e\u{301} /"), "data": .data(Data([0, 1, 254, 255])),
