@@ -203,6 +203,41 @@ import Testing
         #expect(dog.isInvalidated)
     }
 
+    /// Realm raises "Adding a deleted or invalidated object to a Realm is not permitted"; here the write throws it
+    /// and nothing of it is kept (before, the stale object was taken as already added and the write went on).
+    @Test func addingADeletedObjectFailsTheWrite() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration())
+        let owner = Owner()
+        owner.id = 1
+        try realm.write { realm.add(owner) }
+        try realm.write { realm.delete(owner) }
+        for update in [Realm.UpdatePolicy.error, .modified] {
+            do {
+                try realm.write {
+                    realm.create(Owner.self, value: ["id": 2])
+                    realm.add(owner, update: update)
+                }
+                Issue.record("expected an error")
+            } catch let error as Realm.Error {
+                #expect(error.code == .invalidInput)
+                #expect(error.message == "Adding a deleted or invalidated object to a Realm is not permitted")
+            }
+        }
+        // Deleted and added again in one write.
+        let dog = Dog()
+        try realm.write { realm.add(dog) }
+        #expect(throws: Realm.Error.self) {
+            try realm.write {
+                realm.delete(dog)
+                realm.add(dog)
+            }
+        }
+        #expect(realm.objects(Owner.self).isEmpty)
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
     @Test func writeCopyRefusesAnExistingFile() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -108,6 +108,10 @@ extension RealmInstance {
     func insertObject(_ object: ObjectBase, update: Realm.UpdatePolicy) -> ManagedRow? {
         requireWrite()
         if let row = object._row {
+            if row.isInvalidated {
+                fail(Realm.Error(.invalidInput, "Adding a deleted or invalidated object to a Realm is not permitted"))
+                return nil
+            }
             if row.realm === self { return row }
             fail(Realm.Error(.invalidInput,
                 "Object is already managed by another Realm. Use create instead to copy it into this Realm."))

@@ -50,6 +50,53 @@ import Testing
         }
     }
 
+    /// The small reads a transaction body makes in place (``SQLiteStorage/readNow(_:_:)``) do not wait for the
+    /// pool's readers. An `async` read holds its reader until its task runs again on the cooperative pool; when
+    /// those reads waited for a pool reader, blocking cooperative threads, a busy server stopped with both threads
+    /// of this machine waiting (found by the convergence hunt). Here every pool reader is held, and the in-place
+    /// read still returns (before: it waited until they were let go).
+    @Test func inPlaceReadsDoNotWaitForThePoolsReaders() async throws {
+        try await TemporaryDirectory.with("place-reader") { directory in
+            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+            try await storage.prepare()
+            try await storage.transaction(appId: "app") { tx in
+                try await tx.putDocument(collection: "Item", ["_id": .int(1)])
+                _ = try await tx.appendChangeset(ServerChangesetDraft(changes: []))
+            }
+            let pool = try #require(storage.writer as? DatabasePool)
+            let readers = pool.configuration.maximumReaderCount
+            let gate = DispatchSemaphore(value: 0)
+            let holding = Guarded(0)
+            let holders = (0..<readers).map { _ in
+                Task {
+                    try await storage.read("hold a reader") { _ in
+                        holding.withLock { $0 += 1 }
+                        gate.wait()
+                    }
+                }
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while holding.withLock({ $0 }) < readers, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(holding.withLock { $0 } == readers)
+            // The in-place read runs on a thread of its own, so that a wait cannot block the test's threads.
+            let result = Guarded<Int64?>(nil)
+            Thread {
+                let version = try? storage.readNow("read the version") { db in
+                    try SQLiteStorage.latestServerVersion(db, appId: "app")
+                }
+                result.withLock { $0 = version }
+            }.start()
+            let readDeadline = ContinuousClock.now + .seconds(5)
+            while result.withLock({ $0 }) == nil, ContinuousClock.now < readDeadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(result.withLock { $0 } == 1, "the in-place read waited for the pool's readers")
+            for _ in 0..<readers { gate.signal() }
+            for holder in holders { try await holder.value }
+            try await storage.close()
+        }
+    }
+
     /// Checkpoints run on the checkpointer's connection, not inside the commit that fills the WAL
     /// (`WALCheckpointer`), and lose nothing.
     @Test func walIsCheckpointedInTheBackground() async throws {
@@ -94,4 +141,12 @@ import Testing
             #expect(StorageError.Code.unavailable ~= error)
         }
     }
+}
+
+/// A value behind a lock, shared with tasks and threads.
+private final class Guarded<T>: @unchecked Sendable {  // `value` is behind `lock`
+    private let lock = NSLock()
+    private var value: T
+    init(_ value: T) { self.value = value }
+    func withLock<R>(_ body: (inout T) -> R) -> R { lock.withLock { body(&value) } }
 }

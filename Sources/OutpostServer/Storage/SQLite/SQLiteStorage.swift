@@ -22,6 +22,9 @@ public final class SQLiteStorage: ServerStorage {
     let writer: any DatabaseWriter
     /// Nil for in-memory databases, which have no WAL.
     let checkpointer: WALCheckpointer?
+    /// The read-only connection of ``readNow(_:_:)``, apart from the pool's readers (nil for in-memory databases,
+    /// whose reads go to their one connection).
+    let placeReader: DatabaseQueue?
     let appLock = AppTransactionLock()
     let commits = CommitQueue()
     let broadcaster = ChangeBroadcaster()
@@ -36,6 +39,7 @@ public final class SQLiteStorage: ServerStorage {
         let checkpointer = WALCheckpointer(path: path)
         configuration.prepareDatabase { db in checkpointer.install(on: db.sqliteConnection) }
         let pool: DatabasePool
+        let placeReader: DatabaseQueue
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             // Every commit is synced to disk before it returns (GRDB's pool sets `synchronous=NORMAL`, which syncs
@@ -44,10 +48,14 @@ public final class SQLiteStorage: ServerStorage {
             // for good. The cost is one `fdatasync` of the WAL per commit (commits are grouped: one per upload
             // message, not per client transaction).
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            readOnly.busyMode = .timeout(10)
+            placeReader = try DatabaseQueue(path: path, configuration: readOnly)
         } catch {
             throw StorageError(.unavailable, "cannot open the SQLite database at \(path)", underlying: error)
         }
-        self.init(writer: pool, checkpointer: checkpointer)
+        self.init(writer: pool, checkpointer: checkpointer, placeReader: placeReader)
     }
 
     /// A private in-memory database (a GRDB `DatabaseQueue`), gone when the storage is released. For tests.
@@ -59,9 +67,10 @@ public final class SQLiteStorage: ServerStorage {
         }
     }
 
-    init(writer: any DatabaseWriter, checkpointer: WALCheckpointer? = nil) {
+    init(writer: any DatabaseWriter, checkpointer: WALCheckpointer? = nil, placeReader: DatabaseQueue? = nil) {
         self.writer = writer
         self.checkpointer = checkpointer
+        self.placeReader = placeReader
     }
 
     public func prepare() async throws {
@@ -73,17 +82,22 @@ public final class SQLiteStorage: ServerStorage {
     public func close() async throws {
         await commits.drain()
         broadcaster.finish()
-        try await run("close the database") { try await Self.closeOffTheCooperativePool(writer, checkpointer) }
+        try await run("close the database") {
+            try await Self.closeOffTheCooperativePool(writer, checkpointer, placeReader)
+        }
     }
 
     /// `DatabasePool.close()` blocks until every reader is returned to the pool, and the checkpointer until a
     /// running checkpoint ends. Blocking a thread of Swift's cooperative pool (two threads on a two-core machine)
     /// could starve the very task that returns a reader, so the close runs on a thread of its own.
-    static func closeOffTheCooperativePool(_ writer: any DatabaseWriter, _ checkpointer: WALCheckpointer?) async throws {
+    static func closeOffTheCooperativePool(
+        _ writer: any DatabaseWriter, _ checkpointer: WALCheckpointer?, _ placeReader: DatabaseQueue? = nil
+    ) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             let thread = Thread {
                 checkpointer?.close()
                 do {
+                    try placeReader?.close()
                     try writer.close()
                     continuation.resume()
                 } catch {
@@ -133,8 +147,15 @@ public final class SQLiteStorage: ServerStorage {
     /// Swift's cooperative pool, where the return waits behind every job queued meanwhile — under a fan-out, a
     /// hundred sessions' downloads — while the read itself takes tens of microseconds. For the small reads of a
     /// transaction body, which every upload waits for.
+    ///
+    /// It runs on a connection of its own, never on the pool's readers: an `async` read holds its reader until its
+    /// task runs again on the cooperative pool, so a blocking wait for a pool reader on a cooperative thread could
+    /// wait for a task that only those blocked threads could run (seen: both threads of a two-core machine waiting
+    /// for readers held by such tasks, and the server stopped). The connection is only used here, by calls that
+    /// hold it for one short synchronous read, so waiting for it always ends.
     func readNow<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         do {
+            if let placeReader { return try placeReader.read(body) }
             return try writer.read(body)
         } catch {
             throw Self.storageError(error, doing: what)
