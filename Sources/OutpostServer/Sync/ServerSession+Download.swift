@@ -35,11 +35,15 @@ extension ServerSession {
                     let draft = changeset.draft
                     defer { message.through = changeset.serverVersion }
                     if let audience = draft.audience, audience != fileIdent { continue }
+                    if draft.originFileIdent == fileIdent {
+                        message.integrated = max(message.integrated, draft.originClientVersion)
+                    }
                     let forced = draft.audience != nil
                     let former = changeset.serverVersion <= formerViewUntil ? formerView : nil
                     let held = heldCreates.isEmpty ? nil : heldCreates.removeValue(forKey: changeset.serverVersion)
                     if let compensation = draft.compensation, draft.audience == fileIdent {
                         await announce(compensation, serverVersion: changeset.serverVersion)
+                        message.integrated = max(message.integrated, compensation.rejectedClientVersion)
                     }
                     let entry: DownloadCache.Entry
                     if !forced && former == nil && held == nil {
@@ -85,11 +89,19 @@ extension ServerSession {
         var instructions = 0
         /// The last server version looked at: the message's cursor.
         var through: Int64 = 0
+        /// The highest client version of this file the message's changesets integrate or refuse (its own changesets
+        /// and the compensations addressed to it): the message acknowledges at least that far.
+        var integrated: Int64 = 0
         var isEmpty: Bool { changesets.isEmpty }
     }
 
     /// Sends the filled message (even with no changesets: the cursor moves) and starts an empty one.
     private func sendDownload(_ message: inout DownloadMessageFill, latest: Int64) async {
+        // A download may carry this file's changesets before the upload that made them is acknowledged: they are
+        // committed (durable) and the session's download ran — woken by the commit — while the upload's
+        // transaction returned. The acknowledgement must cover them, or the client would keep those writes as
+        // pending and leave the download's changes to them (a compensating removal among them) underneath.
+        uploadAck = max(uploadAck, message.integrated)
         cursor = DownloadCursor(serverVersion: max(cursor.serverVersion, message.through), clientVersion: uploadAck)
         if !heldCreates.isEmpty { heldCreates = heldCreates.filter { $0.key > cursor.serverVersion } }
         if cursor.serverVersion >= formerViewUntil { formerView = nil }

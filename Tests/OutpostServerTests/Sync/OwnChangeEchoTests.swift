@@ -142,4 +142,47 @@ import Testing
             #expect(received == pk && fields["itemName"] == .string("shared") && fields["ownerId"] == .string(Self.user.userId))
         }
     }
+
+    /// A download may carry a file's own changes before the upload that made them was acknowledged to it: the client
+    /// reconnected while its upload waited on the old connection's session, and the new session is woken by that
+    /// upload's commit. The download acknowledges every own change it carries — before, it carried the old
+    /// acknowledgement, so the client kept those writes as pending and left the download's changes to them
+    /// underneath (a compensating removal among them: the 300-step convergence hunt's objects the server lacked).
+    @Test(arguments: Driver.enabled)
+    func aDownloadAcknowledgesTheOwnChangesItCarries(driver: Driver) async throws {
+        try await driver.withStorage { base in
+            let storage = HeldCommitStorage(base)
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let query = ["Item": "complexity <= 4"]
+                let first = InMemorySyncConnection(handler: engine, user: Self.user)
+                let (ident, salt) = try await first.bindNewFile()
+                _ = try await first.subscribe(version: 1, query)
+                storage.hold()
+                let pk = Value.objectId(.generate())
+                try await first.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("a"))])
+                let deadline = ContinuousClock.now + .seconds(20)
+                while !storage.isHolding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+                #expect(storage.isHolding)
+                // The connection ends; its session still integrates the upload once the storage lets it.
+                let closing = Task { await first.close() }
+
+                let second = InMemorySyncConnection(handler: engine, user: Self.user)
+                second.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt, cursor: .start,
+                                  subscriptions: SubscriptionQuery(version: 1, queries: query)))
+                let bound = try await second.next { if case .download = $0 { true } else { false } }
+                guard case .download(_, _, _, let boundAck, _, _, _) = bound else { return }
+                #expect(boundAck == 0)
+                storage.release()
+                let carrying = try await second.next {
+                    if case .download(_, _, _, _, _, _, let changesets) = $0 {
+                        changesets.contains { $0.originFileIdent == ident }
+                    } else { false }
+                }
+                guard case .download(_, _, _, let ack, _, _, _) = carrying else { return }
+                #expect(ack == 1, "the download that carries client version 1 acknowledges it")
+                await second.close()
+                await closing.value
+            }
+        }
+    }
 }
