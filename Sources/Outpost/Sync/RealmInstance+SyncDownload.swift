@@ -76,15 +76,18 @@ extension RealmInstance {
             try SyncStore.acknowledge(connection, through: uploadAck)
             // Read only for a download with instructions: an acknowledgement alone (the usual answer to an upload)
             // must not re-read every queued transaction — that made uploading many transactions quadratic.
-            let pending = changesets.contains(where: { !$0.instructions.isEmpty })
+            let pending = bootstrappedQueryVersion != nil || changesets.contains(where: { !$0.instructions.isEmpty })
                 ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: uploadAck))
                 : PendingLocalChanges([])
+            // A bootstrap holds every object of the new view: what else the file holds goes (see `syncSweep`).
+            var sweep = bootstrappedQueryVersion == nil ? nil : BootstrapSweep(tables: syncTablesHoldingObjects())
             var newRows = SyncNewRows(capacity: changesets.reduce(0) { $0 + $1.instructions.count })
             for changeset in changesets {
                 for instruction in changeset.instructions {
                     guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
                     let key = pending.isEmpty ? "" : PendingLocalChanges.key(instruction.className, instruction.primaryKey)
                     var object: String { "\(instruction.className) \(instruction.primaryKey.subscriptionText)" }
+                    if case .upsert(let className, let pk, _) = instruction { sweep?.note(table, className, pk) }
                     switch instruction {
                     case .upsert(_, let pk, let fields):
                         // A new object in a table that was empty (a bootstrap): straight to the insert buffer.
@@ -112,6 +115,11 @@ extension RealmInstance {
                         report.problems.append("\(instruction.className) \(instruction.primaryKey.subscriptionText): \(error.message)")
                         pendingError = nil
                     }
+                }
+            }
+            if let sweep, let q = bootstrappedQueryVersion {
+                for removed in syncSweep(sweep, keeping: pending) {
+                    report.kept.append("query version \(q): \(removed) removed (not in the bootstrap)")
                 }
             }
             try SyncStore.setCursor(connection, cursor)

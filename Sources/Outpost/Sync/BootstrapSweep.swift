@@ -1,0 +1,72 @@
+import OutpostCore
+
+/// The objects a bootstrap holds, of the tables that held objects before it (``RealmInstance/syncSweep(_:keeping:)``).
+///
+/// A table that was empty is not tracked: everything in it came from the bootstrap (so a first open of a large
+/// view builds no keys).
+struct BootstrapSweep {
+    /// The tables that held objects before the bootstrap, by identity, with the keys of their objects it upserted.
+    private(set) var upserted: [ObjectIdentifier: Set<String>]
+
+    init(tables: [TableInfo]) {
+        upserted = Dictionary(uniqueKeysWithValues: tables.map { (ObjectIdentifier($0), []) })
+    }
+
+    /// Records an object of the bootstrap.
+    mutating func note(_ table: TableInfo, _ className: String, _ primaryKey: Value) {
+        let id = ObjectIdentifier(table)
+        guard upserted[id] != nil else { return }
+        upserted[id]!.insert(PendingLocalChanges.key(className, primaryKey))
+    }
+
+    /// Whether the bootstrap holds the object.
+    func holds(_ table: TableInfo, key: String) -> Bool {
+        upserted[ObjectIdentifier(table)]?.contains(key) ?? true
+    }
+}
+
+extension RealmInstance {
+    /// The top-level tables with a primary key that hold at least one object.
+    func syncTablesHoldingObjects() -> [TableInfo] {
+        tablesByName.values.filter { table in
+            guard !table.schema.isEmbedded, !table.isMissing, table.primaryKeyProperty != nil,
+                let stmt = try? connection.cached("SELECT 1 FROM \(table.sqlName) LIMIT 1")
+            else { return false }
+            stmt.reset()
+            defer { stmt.reset() }
+            return (try? stmt.step()) == true
+        }
+    }
+
+    /// After a bootstrap: removes the objects the bootstrap does not hold, except those created locally and not yet
+    /// integrated (their upload is judged, and a refused one comes back as a compensating write). Returns them, for
+    /// the trace.
+    ///
+    /// A bootstrap holds every object of the new view, so an object it lacks is outside the view or gone from the
+    /// server. The bootstrap's removals cover the objects the server knows the file held under the old view; this
+    /// covers the others: after a reconnect, the server's old view is the last *complete* subscription set, while
+    /// the file may hold objects of a later set that never completed (downloaded under it, or created locally under
+    /// it) — the server sent no changes of those, their removal included, and its bootstrap cannot remove an object
+    /// it no longer has. (Found by the 300-step convergence hunt: a client kept an object another client had deleted.)
+    func syncSweep(_ sweep: BootstrapSweep, keeping pending: PendingLocalChanges) -> [String] {
+        var removed: [String] = []
+        for table in tablesByName.values where sweep.upserted[ObjectIdentifier(table)] != nil {
+            guard let stmt = try? connection.cached("SELECT rowid FROM \(table.sqlName)"), let rows = try? stmt.rows() else {
+                continue
+            }
+            let rowids = rows.compactMap { row -> Int64? in
+                if case .integer(let rowid)? = row.first { return rowid }
+                return nil
+            }
+            for rowid in rowids {
+                let row = row(table, rowid)
+                let pk = syncPrimaryKey(row)
+                let key = PendingLocalChanges.key(table.schema.className, pk)
+                guard !sweep.holds(table, key: key), !pending.isCreated(key) else { continue }
+                deleteRow(row)
+                removed.append("\(table.schema.className) \(pk.subscriptionText)")
+            }
+        }
+        return removed
+    }
+}
