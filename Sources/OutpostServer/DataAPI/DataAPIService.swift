@@ -11,6 +11,8 @@ struct DataAPIService: Sendable {
     let appId: String
     let rules: RuleSet
     let engine: SyncEngine?
+    /// The largest document a write may leave (its Extended JSON text, in bytes); tests set a small one.
+    var maxDocumentBytes = SyncProtocolLimits.maxDocumentBytes
 
     static let actions = [
         "find", "findOne", "insertOne", "insertMany", "updateOne", "updateMany", "deleteOne", "deleteMany", "count",
@@ -138,17 +140,36 @@ struct DataAPIService: Sendable {
         // MARK: Writes
 
         /// Applies checked changes in the transaction: one changeset for all of them. Returns its server version.
-        static func write(_ changes: [DocumentChange], in transaction: any StorageTransaction) async throws -> Int64? {
+        ///
+        /// - Throws: ``APIError`` 400 `documentTooLarge` when a document would be larger than a sync download can
+        ///   carry (`limit`: ``SyncProtocolLimits/maxDocumentBytes``, as for sync uploads); the transaction then writes
+        ///   nothing.
+        static func write(_ changes: [DocumentChange], in transaction: any StorageTransaction, limit: Int) async throws
+            -> Int64?
+        {
             guard !changes.isEmpty else { return nil }
             for change in changes {
                 if let after = change.after {
-                    try await transaction.putDocument(collection: change.collection, after)
+                    let text = after.extendedJSONText
+                    if text.utf8.count > limit { throw tooLarge(change, bytes: text.utf8.count, limit: limit) }
+                    try await transaction.putDocument(collection: change.collection, after, text: text)
                 } else {
                     try await transaction.deleteDocument(collection: change.collection, primaryKey: change.primaryKey)
                 }
             }
             return try await transaction.appendChangeset(
                 ServerChangesetDraft(originFileIdent: 0, originClientVersion: 0, timestamp: Date(), changes: changes))
+        }
+
+        /// A write whose document would be over ``SyncProtocolLimits/maxDocumentBytes``. (MongoDB refuses documents
+        /// over 16 MB; Outpost's limit leaves room for a download message's envelope, so that every stored document
+        /// reaches sync clients.)
+        static func tooLarge(_ change: DocumentChange, bytes: Int, limit: Int) -> APIError {
+            APIError(
+                status: .badRequest, errorCode: "DocumentTooLarge", code: "documentTooLarge",
+                message: "document with _id \(change.primaryKey.extendedJSON.text) in collection "
+                    + "\(DataAPIValidation.quoted(change.collection)) would be \(bytes) bytes, more than the limit of "
+                    + "\(limit) bytes")
         }
 
         func announce(_ version: Int64?) async {
@@ -207,12 +228,13 @@ struct DataAPIService: Sendable {
             let changes = documents.map {
                 DocumentChange(collection: collection, primaryKey: $0["_id"]!, before: nil, after: $0, changedFields: $0.sortedKeys)
             }
+            let limit = service.maxDocumentBytes
             let version = try await storage.transaction(appId: appId) { transaction -> Int64? in
                 let existing = try await transaction.documents(collection: collection, primaryKeys: changes.map(\.primaryKey))
                 if let id = changes.map(\.primaryKey).first(where: { existing[$0] != nil }) {
                     throw Self.duplicate(id, collection)
                 }
-                return try await Self.write(changes, in: transaction)
+                return try await Self.write(changes, in: transaction, limit: limit)
             }
             await announce(version)
             let ids = documents.map { $0["_id"]!.extendedJSON }
@@ -239,6 +261,7 @@ struct DataAPIService: Sendable {
             let isUpsert = upsert
             let keys = try await candidateKeys(filter)
             let collection = collection
+            let limit = service.maxDocumentBytes
             let (result, version) = try await storage.transaction(appId: appId) {
                 transaction -> (JSONValue, Int64?) in
                 let stored = try await transaction.documents(collection: collection, primaryKeys: keys)
@@ -266,7 +289,7 @@ struct DataAPIService: Sendable {
                         collection: collection, primaryKey: id, before: nil, after: document, changedFields: document.sortedKeys))
                     upsertedId = id
                 }
-                let version = try await Self.write(changes, in: transaction)
+                let version = try await Self.write(changes, in: transaction, limit: limit)
                 var out: [String: JSONValue] = [
                     "matchedCount": .int(Int64(matched.count)),
                     "modifiedCount": .int(Int64(changes.count - (upsertedId == nil ? 0 : 1))),
@@ -295,6 +318,7 @@ struct DataAPIService: Sendable {
             let filter = try DataAPIQuery.filter(body["filter"])
             let keys = try await candidateKeys(filter)
             let collection = collection
+            let limit = service.maxDocumentBytes
             let (count, version) = try await storage.transaction(appId: appId) { transaction -> (Int, Int64?) in
                 let stored = try await transaction.documents(collection: collection, primaryKeys: keys)
                 var matched = matching(Array(stored.values), filter)
@@ -306,7 +330,7 @@ struct DataAPIService: Sendable {
                 let changes = matched.map {
                     DocumentChange(collection: collection, primaryKey: $0.stored["_id"]!, before: $0.stored, after: nil, changedFields: [])
                 }
-                return (matched.count, try await Self.write(changes, in: transaction))
+                return (matched.count, try await Self.write(changes, in: transaction, limit: limit))
             }
             await announce(version)
             return .object(["deletedCount": .int(Int64(count))])
