@@ -28,6 +28,8 @@ public final class SyncEngine: SyncConnectionHandler {
     /// Each app's development-mode schema as this process last read or wrote it. The stored schema only grows,
     /// so fields found here are recorded in storage too.
     private let knownSchemas = Mutex<[String: [String: [String: String]]]>([:])
+    /// Serialises the recording of each app's schema (``checkSchema(settings:written:)``).
+    private let schemaLock = AppTransactionLock()
     private let settingsProvider: @Sendable (String) async -> SyncAppSettings?
 
     /// - Parameters:
@@ -109,13 +111,20 @@ public final class SyncEngine: SyncConnectionHandler {
         if let known = knownSchemas.withLock({ $0[settings.appId] }), SchemaGuard.merge(written, into: known) == nil {
             return
         }
-        let recorded = try await recordedSchema(appId: settings.appId)
-        let grown = SchemaGuard.merge(written, into: recorded)
-        if let grown {
-            let value = Value.document(Document(grown.mapValues { .document(Document($0.mapValues { .string($0) })) }))
-            try await storage.setSetting(appId: settings.appId, key: "schema", value: value)
+        // One read-merge-write at a time per app: two sessions adding different fields at once each wrote the schema
+        // they had read plus their own fields, and the later write dropped the other's.
+        try await schemaLock.withLock(settings.appId) {
+            if let known = knownSchemas.withLock({ $0[settings.appId] }), SchemaGuard.merge(written, into: known) == nil {
+                return
+            }
+            let recorded = try await recordedSchema(appId: settings.appId)
+            let grown = SchemaGuard.merge(written, into: recorded)
+            if let grown {
+                let value = Value.document(Document(grown.mapValues { .document(Document($0.mapValues { .string($0) })) }))
+                try await storage.setSetting(appId: settings.appId, key: "schema", value: value)
+            }
+            knownSchemas.withLock { $0[settings.appId] = grown ?? recorded }
         }
-        knownSchemas.withLock { $0[settings.appId] = grown ?? recorded }
     }
 
     /// The schema development mode has recorded: collection → field → type name.

@@ -1,6 +1,6 @@
 import Foundation
 import OutpostCore
-import OutpostServer
+@testable import OutpostServer
 import OutpostServerTesting
 import Synchronization
 import Testing
@@ -61,6 +61,36 @@ import Testing
             #expect(recorded["Item"]?["itemName"] == "String")
             #expect(recorded["Item"]?["complexity"] == "Int")
             await client.close()
+        }
+    }
+
+    /// A schema read that takes a while, so that concurrent recordings overlap.
+    final class SlowSchemaReads: ForwardingStorage, @unchecked Sendable {
+        override func setting(appId: String, key: String) async throws -> Value? {
+            let value = try await base.setting(appId: appId, key: key)
+            if key == "schema" { try await Task.sleep(for: .milliseconds(20)) }
+            return value
+        }
+    }
+
+    /// Sessions adding different fields at the same time all have them recorded. Before, each wrote back the schema
+    /// it had read plus its own field, and the last write dropped the others' (checked: 11 of the 12 were lost).
+    @Test func concurrentNewFieldsAreAllRecorded() async throws {
+        let storage = SlowSchemaReads(MemoryStorage())
+        try await storage.prepare()
+        let settings = try seedSettings()
+        try await withEngine(storage: storage, settings: [settings]) { engine in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<12 {
+                    group.addTask {
+                        try await engine.checkSchema(settings: settings, written: ["Item": ["field\(i)": .string("x")]])
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let recorded = try await engine.recordedSchema(appId: settings.appId)
+            let fields = Set((recorded["Item"] ?? [:]).keys)
+            #expect(fields.isSuperset(of: Set((0..<12).map { "field\($0)" })), "recorded: \(fields.sorted())")
         }
     }
 }
