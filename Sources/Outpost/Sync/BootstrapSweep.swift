@@ -51,20 +51,20 @@ extension RealmInstance {
     func syncSweep(_ sweep: BootstrapSweep, keeping pending: PendingLocalChanges) -> [String] {
         var removed: [String] = []
         for table in tablesByName.values where sweep.upserted[ObjectIdentifier(table)] != nil {
-            guard let stmt = try? connection.cached("SELECT rowid FROM \(table.sqlName)"), let rows = try? stmt.rows() else {
-                continue
-            }
-            let rowids = rows.compactMap { row -> Int64? in
-                if case .integer(let rowid)? = row.first { return rowid }
-                return nil
-            }
-            for rowid in rowids {
-                let row = row(table, rowid)
-                let pk = syncPrimaryKey(row)
-                let key = PendingLocalChanges.key(table.schema.className, pk)
-                guard !sweep.holds(table, key: key), !pending.isCreated(key) else { continue }
-                deleteRow(row)
-                removed.append("\(table.schema.className) \(pk.subscriptionText)")
+            guard let pk = table.primaryKeyProperty, let column = table.columnOfProperty[pk] else { continue }
+            let type = table.schema.properties[pk].type
+            // The primary keys only, in one query (not each row loaded whole).
+            guard let stmt = try? connection.cached(
+                "SELECT rowid, \(SQL.quote(table.columnNames[column])) FROM \(table.sqlName)"),
+                let rows = try? stmt.rows()
+            else { continue }
+            for row in rows {
+                guard row.count == 2, case .integer(let rowid) = row[0] else { continue }
+                let key = SyncValues.scalar(ValueCoding.scalar(row[1], type: type))
+                let text = PendingLocalChanges.key(table.schema.className, key)
+                guard !sweep.holds(table, key: text), !pending.isCreated(text) else { continue }
+                deleteRow(self.row(table, rowid))
+                removed.append("\(table.schema.className) \(key.subscriptionText)")
             }
         }
         return removed
