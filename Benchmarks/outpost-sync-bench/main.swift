@@ -137,6 +137,8 @@ if which == "upload" || which == "all" {
     let perTransaction = 1_000
     let app = makeApp("upload")
     let (realm, _) = try await openSynced(app, "upload.realm", behavior: .always)
+    let suspendFirst = ProcessInfo.processInfo.environment["OUTPOST_BENCH_SUSPEND"] != nil
+    if suspendFirst { realm.syncSession!.suspend() }
     let uploadStart = ContinuousClock.now
     var n = 0
     while n < objects {
@@ -151,6 +153,7 @@ if which == "upload" || which == "all" {
         }
     }
     let committed = seconds(ContinuousClock.now - uploadStart)
+    if suspendFirst { realm.syncSession!.resume() }
     try await realm.syncSession!.wait(for: .upload)
     let upload = seconds(ContinuousClock.now - uploadStart)
 
@@ -183,6 +186,7 @@ if which == "upload" || which == "all" {
     print(String(format: "upload %d objects in %d transactions: outpost %.2f s (all committed locally after %.2f s), baseline (SQLite C API) %.2f s, ratio %.2f× (goal ≤ 3×)",
                  objects, objects / perTransaction, upload, committed, baseline, upload / baseline))
 
+    if ProcessInfo.processInfo.environment["OUTPOST_BENCH_UPLOAD_ONLY"] != nil { exit(0) }
     // First open with `.always` of a database whose subscription matches them.
     let openStart = ContinuousClock.now
     let (opened, _) = try await openSynced(makeApp("open"), "open.realm", behavior: .always)
