@@ -67,4 +67,63 @@ final class ProbeItem: Object {
             }
         }
     }
+
+    /// A transaction committed in the waiting process is uploaded by the syncing one; its verdict reaches the
+    /// waiting process from the file — accepted, or rejected with the refused object — while the other still
+    /// syncs. Before, `verdict(forTransaction:)` waited until this process took over.
+    @Test func verdictsInTheWaitingProcessComeFromTheSyncingOne() async throws {
+        try await withTestServer(configuration: .development(appId: "shared-verdicts")) { server in
+            let root = try KillTests.temporaryDirectory("shared-verdicts")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let probe = try SyncProbeProcess.launch(arguments: [
+                "--server", server.baseURL, "--app", server.appId, "--root", root.path, "--count", "2", "--linger", "90",
+            ])
+            do {
+                try await probe.waitUntil("the probe syncs its file") { $0.contains("lingering") }
+                let app = App(id: server.appId, configuration: AppConfiguration(baseURL: server.baseURL, rootDirectory: root))
+                let user = try #require(app.currentUser, "the probe's user, kept in the shared root")
+                var config = user.flexibleSyncConfiguration()
+                config.objectTypes = [ProbeItem.self]
+                let realm = try await Realm(configuration: config, downloadBeforeOpen: .never)
+                let subscriptions = realm.subscriptions
+                try await eventually("the probe's initial set completes") { subscriptions.state == .complete }
+                // Only objects numbered 5 and up are in view from now on (completed through the probe's session).
+                try await subscriptions.update {
+                    subscriptions.removeAll()
+                    subscriptions.append(QuerySubscription<ProbeItem>(name: "high") { $0.number >= 5 })
+                }
+                let session = try #require(realm.syncSession)
+                let good = ProbeItem()
+                good.number = 7
+                try realm.write { realm.add(good) }
+                let goodVersion = try #require(realm.lastCommittedSyncTransaction)
+                let bad = ProbeItem()
+                bad.number = 1
+                let badId = bad._id
+                try realm.write { realm.add(bad) }
+                let badVersion = try #require(realm.lastCommittedSyncTransaction)
+                let accepted = try await withDeadline(.seconds(30), "the verdict on the legal write") {
+                    try await session.verdict(forTransaction: goodVersion)
+                }
+                guard case .accepted = accepted else {
+                    Issue.record("the legal write was not accepted: \(accepted)")
+                    return
+                }
+                let refused = try await withDeadline(.seconds(30), "the verdict on the write outside the view") {
+                    try await session.verdict(forTransaction: badVersion)
+                }
+                guard case .rejected(let infos) = refused else {
+                    Issue.record("the write outside the view was not rejected: \(refused)")
+                    return
+                }
+                #expect(infos.map(\.objectType) == ["ProbeItem"])
+                #expect(infos.first?.primaryKey == .objectId(badId))
+                await probe.killAbruptly()
+                try await user.logOut()
+            } catch {
+                await probe.killAbruptly()
+                throw error
+            }
+        }
+    }
 }

@@ -177,15 +177,25 @@ actor SyncAgent {
     /// from the file's states, and uploads from its acknowledgement (the other process uploads this one's commits
     /// too). Before, they waited until this process took over, and the subscription waiters for ever: the server
     /// does not bootstrap again a set it already completed.
+    ///
+    /// Verdicts too: the other process records refused writes with the download that reverts them, in the same
+    /// transaction as the acknowledgement, so one read sees both (before, `verdict(forTransaction:)` waited here
+    /// until this process took over).
     private func followTheSyncingProcess() async {
-        guard let (states, ack) = try? await database.perform({ instance in
-            (try instance.syncSubscriptionStates(), try SyncStore.integer(instance.connection, "uploadAck") ?? 0)
+        let readsRejections = !verdictWaiters.isEmpty
+        guard let (states, ack, recorded) = try? await database.perform({ instance in
+            (try instance.syncSubscriptionStates(), try SyncStore.integer(instance.connection, "uploadAck") ?? 0,
+             readsRejections ? try SyncStore.rejections(instance.connection) : [:])
         }) else { return }
         tracker.refresh(from: states)
+        for (version, updates) in recorded where rejections[version] == nil {
+            rejections[version] = updates.map(Self.compensatingWriteInfo)
+        }
         if ack > uploadAck {
             uploadAck = ack
             resumeUploadWaiters()
         }
+        resolveVerdicts()
     }
 
     private func serveConnection() async throws {
