@@ -107,6 +107,20 @@ struct ConvergenceMismatch: Error, CustomStringConvertible {
         }
     }
 
+    /// Longer runs of the same (300 steps, ten seeds, in the default run too): the length at which a hunt of 41
+    /// seeds found a download acknowledging less than it carried and a client keeping objects deleted on the server
+    /// (both fixed, each with a test of its own). Skipped when `OUTPOST_CONVERGENCE_SEEDS` picks the seeds.
+    @Test(arguments: ProcessInfo.processInfo.environment["OUTPOST_CONVERGENCE_SEEDS"] == nil ? Array(UInt64(200)...209) : [])
+    func longRunsWithChangingSubscriptionsConverge(seed: UInt64) async throws {
+        try await Self.withServer { server, app in
+            var run = ConvergenceRun(seed: seed, server: server, app: app)
+            run.changesSubscriptions = true
+            run.steps = 300
+            run.timeout = .seconds(60)
+            try await run.run()
+        }
+    }
+
     /// A development app on an in-process server with SQLite storage in a temporary directory, and a client App.
     static func withServer(_ body: (TestServer, App) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-convergence-\(UUID().uuidString)")
