@@ -22,9 +22,11 @@ import Testing
                 item.name = name
                 realm.add(item)
             }
-            let tagged = BulkTagged()  // a class the new view has nothing of
-            tagged._id = 7
-            realm.add(tagged)
+            for id in [7, 8] {  // an Int primary key: 8 is in the new view, 7 is not
+                let tagged = BulkTagged()
+                tagged._id = id
+                realm.add(tagged)
+            }
             // `created` is a local create the server has not integrated yet.
             var queued = UploadInstructions()
             queued.append(.create(className: "BulkItem", primaryKey: .objectId(created),
@@ -40,18 +42,30 @@ import Testing
                                                  uploadAck: 0, bootstrappedQueryVersion: nil)
         realm.refresh()
         #expect(realm.objects(BulkItem.self).count == 3)
-        #expect(realm.objects(BulkTagged.self).count == 1)
+        #expect(realm.objects(BulkTagged.self).count == 2)
 
-        let bootstrap = DownloadChangeset(
+        // The bootstrap as the server writes it, read back from its JSON (the primary keys' Extended JSON included).
+        var json: [UInt8] = []
+        DownloadChangeset(
             serverVersion: 5, originFileIdent: 0, originClientVersion: 0, timestamp: 0,
-            instructions: [.upsert(className: "BulkItem", primaryKey: .objectId(kept),
-                                   fields: ["_id": .objectId(kept), "name": .string("from the server")])])
+            instructions: [
+                .upsert(className: "BulkItem", primaryKey: .objectId(kept),
+                        fields: ["_id": .objectId(kept), "name": .string("from the server")]),
+                .upsert(className: "BulkTagged", primaryKey: .int(8), fields: ["_id": .int(8)]),
+            ]).writeJSON(to: &json)
+        let text = ServerMessage.downloadText(
+            session: 1, cursor: DownloadCursor(serverVersion: 5, clientVersion: 0), latestServerVersion: 5, uploadAck: 0,
+            queryVersion: 2, batch: .lastInBatch, changesetJSON: [json])
+        guard case .download(_, _, _, _, _, _, let parsed) = try ServerMessage(text: text), let bootstrap = parsed.first else {
+            Issue.record("the bootstrap did not parse")
+            return
+        }
         let report = try realm.instance.syncApplyDownload(
             [bootstrap], cursor: DownloadCursor(serverVersion: 5, clientVersion: 0), uploadAck: 0, bootstrappedQueryVersion: 2)
         realm.refresh()
         #expect(Set(realm.objects(BulkItem.self).map(\._id)) == [kept, created])
         #expect(realm.object(ofType: BulkItem.self, forPrimaryKey: kept)?.name == "from the server")
-        #expect(realm.objects(BulkTagged.self).isEmpty)
+        #expect(realm.objects(BulkTagged.self).map(\._id) == [8])
         #expect(report.kept.filter { $0.contains("removed (not in the bootstrap)") }.count == 2, "\(report.kept)")
     }
 
