@@ -102,6 +102,9 @@ final class ProbeItem: Object {
                 let badId = bad._id
                 try realm.write { realm.add(bad) }
                 let badVersion = try #require(realm.lastCommittedSyncTransaction)
+                // Both are acknowledged before their verdicts are asked for: the refusal is found in the file then
+                // too (the acknowledgement moved while no verdict waited).
+                try await withDeadline(.seconds(30), "the upload through the probe") { try await session.wait(for: .upload) }
                 let accepted = try await withDeadline(.seconds(30), "the verdict on the legal write") {
                     try await session.verdict(forTransaction: goodVersion)
                 }

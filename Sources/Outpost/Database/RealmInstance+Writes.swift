@@ -108,11 +108,14 @@ extension RealmInstance {
     func insertObject(_ object: ObjectBase, update: Realm.UpdatePolicy) -> ManagedRow? {
         requireWrite()
         if let row = object._row {
-            if row.isInvalidated {
-                fail(Realm.Error(.invalidInput, "Adding a deleted or invalidated object to a Realm is not permitted"))
-                return nil
+            // Another instance's object is refused without touching it (its row belongs to that instance's thread).
+            if row.realm === self {
+                if row.isInvalidated {
+                    fail(Realm.Error(.invalidInput, "Adding a deleted or invalidated object to a Realm is not permitted"))
+                    return nil
+                }
+                return row
             }
-            if row.realm === self { return row }
             fail(Realm.Error(.invalidInput,
                 "Object is already managed by another Realm. Use create instead to copy it into this Realm."))
             return nil

@@ -182,10 +182,14 @@ actor SyncAgent {
     /// transaction as the acknowledgement, so one read sees both (before, `verdict(forTransaction:)` waited here
     /// until this process took over).
     private func followTheSyncingProcess() async {
-        let readsRejections = !verdictWaiters.isEmpty
+        // The rejections are read whenever the acknowledgement moves (so that a verdict asked for later finds them)
+        // and while verdicts wait.
+        let known = uploadAck
+        let waiting = !verdictWaiters.isEmpty
         guard let (states, ack, recorded) = try? await database.perform({ instance in
-            (try instance.syncSubscriptionStates(), try SyncStore.integer(instance.connection, "uploadAck") ?? 0,
-             readsRejections ? try SyncStore.rejections(instance.connection) : [:])
+            let ack = try SyncStore.integer(instance.connection, "uploadAck") ?? 0
+            return (try instance.syncSubscriptionStates(), ack,
+                    ack > known || waiting ? try SyncStore.rejections(instance.connection) : [:])
         }) else { return }
         tracker.refresh(from: states)
         for (version, updates) in recorded where rejections[version] == nil {

@@ -15,9 +15,10 @@ extension ServerSession {
                 appId: user.appId, after: cursor.serverVersion, upTo: upTo, limit: 256)
             var prefetched: [ServerChangeset]? = first
             if always && cursor.serverVersion >= latest {
-                cursor.clientVersion = uploadAck
+                dropAnnouncedCompensations()
+                cursor.clientVersion = sentUploadAck
                 await writer.send(.download(
-                    session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+                    session: id, cursor: cursor, latestServerVersion: latest, uploadAck: sentUploadAck,
                     queryVersion: view.queryVersion, batch: .steadyState, changesets: []))
                 return
             }
@@ -35,15 +36,22 @@ extension ServerSession {
                     let draft = changeset.draft
                     defer { message.through = changeset.serverVersion }
                     if let audience = draft.audience, audience != fileIdent { continue }
-                    if draft.originFileIdent == fileIdent {
-                        message.integrated = max(message.integrated, draft.originClientVersion)
-                    }
+                    // How far the message may acknowledge once it holds this changeset: an own changeset's version
+                    // less one (a compensation for that version may follow, in this message or a later one), a
+                    // compensation's version (its 231 goes out first). Applied once the changeset is in the message.
+                    var carries: Int64 = draft.originFileIdent == fileIdent ? draft.originClientVersion - 1 : 0
                     let forced = draft.audience != nil
                     let former = changeset.serverVersion <= formerViewUntil ? formerView : nil
                     let held = heldCreates.isEmpty ? nil : heldCreates.removeValue(forKey: changeset.serverVersion)
+                    var compensates = false
                     if let compensation = draft.compensation, draft.audience == fileIdent {
                         await announce(compensation, serverVersion: changeset.serverVersion)
-                        message.integrated = max(message.integrated, compensation.rejectedClientVersion)
+                        carries = max(carries, compensation.rejectedClientVersion)
+                        compensates = true
+                    }
+                    func carried() {
+                        message.integrated = max(message.integrated, carries)
+                        if compensates { unannouncedCompensations.removeAll { $0.serverVersion <= changeset.serverVersion } }
                     }
                     let entry: DownloadCache.Entry
                     if !forced && former == nil && held == nil {
@@ -54,7 +62,10 @@ extension ServerSession {
                     } else {
                         entry = Self.download(changeset, view: view, forced: forced, former: former, held: held)
                     }
-                    guard let json = entry.json else { continue }
+                    guard let json = entry.json else {
+                        carried()
+                        continue
+                    }
                     if message.bytes + json.count > SyncProtocolLimits.maxDownloadBytes, !message.isEmpty {
                         await sendDownload(&message, latest: latest)
                     }
@@ -63,7 +74,7 @@ extension ServerSession {
                         let parts = Self.downloadParts(changeset, view: view, forced: forced, former: former, held: held)
                         for part in parts.dropLast() {
                             await writer.send(text: ServerMessage.downloadText(
-                                session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+                                session: id, cursor: cursor, latestServerVersion: latest, uploadAck: sentUploadAck,
                                 queryVersion: view.queryVersion, batch: .moreToCome, changesetJSON: [part]))
                         }
                         message.changesets = [parts.last!]
@@ -72,6 +83,7 @@ extension ServerSession {
                     }
                     message.bytes += json.count
                     message.instructions += entry.instructionCount
+                    carried()
                 }
                 message.through = last.serverVersion
                 await sendDownload(&message, latest: latest)
@@ -79,6 +91,22 @@ extension ServerSession {
         } catch {
             logger.error("download failed: \(error)")
             await fail(SyncProtocolError(.otherSessionError, "Internal server error while downloading; the session will be retried"))
+        }
+    }
+
+    /// The acknowledgement a download carries: ``uploadAck``, but below the client version of the first compensating
+    /// write not yet announced. A client that learnt a version was integrated before learning it was refused would
+    /// answer `verdict(forTransaction:)` with `.accepted`: the 231 must come first. (An upload integrated in one
+    /// transaction may be downloaded in several messages; its compensations come in the later ones.)
+    var sentUploadAck: Int64 {
+        guard let first = unannouncedCompensations.first else { return uploadAck }
+        return min(uploadAck, first.clientVersion - 1)
+    }
+
+    /// Forgets the compensations the cursor has passed: the download loop announced them.
+    private func dropAnnouncedCompensations() {
+        if let first = unannouncedCompensations.first, first.serverVersion <= cursor.serverVersion {
+            unannouncedCompensations.removeAll { $0.serverVersion <= cursor.serverVersion }
         }
     }
 
@@ -102,11 +130,13 @@ extension ServerSession {
         // transaction returned. The acknowledgement must cover them, or the client would keep those writes as
         // pending and leave the download's changes to them (a compensating removal among them) underneath.
         uploadAck = max(uploadAck, message.integrated)
-        cursor = DownloadCursor(serverVersion: max(cursor.serverVersion, message.through), clientVersion: uploadAck)
+        cursor.serverVersion = max(cursor.serverVersion, message.through)
+        dropAnnouncedCompensations()
+        cursor.clientVersion = sentUploadAck
         if !heldCreates.isEmpty { heldCreates = heldCreates.filter { $0.key > cursor.serverVersion } }
         if cursor.serverVersion >= formerViewUntil { formerView = nil }
         await writer.send(text: ServerMessage.downloadText(
-            session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+            session: id, cursor: cursor, latestServerVersion: latest, uploadAck: sentUploadAck,
             queryVersion: view.queryVersion, batch: .steadyState, changesetJSON: message.changesets))
         engine.metrics.downloaded(instructions: message.instructions)
         message = DownloadMessageFill(through: message.through)
@@ -223,7 +253,7 @@ extension ServerSession {
                 changesets.append(json)
             }
             await writer.send(text: ServerMessage.downloadText(
-                session: id, cursor: cursor, latestServerVersion: latest, uploadAck: uploadAck,
+                session: id, cursor: cursor, latestServerVersion: latest, uploadAck: sentUploadAck,
                 queryVersion: new.queryVersion, batch: isLast ? .lastInBatch : .moreToCome, changesetJSON: changesets))
         }
         /// Starts a new batch; the batch before is sent now that a later one exists (the last one must say so).

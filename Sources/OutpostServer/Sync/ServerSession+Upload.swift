@@ -56,6 +56,11 @@ extension ServerSession {
         // changes from the changes in them.
         let downloadedBefore = cursor.serverVersion
         uploadAck = max(uploadAck, outcome.integratedVersion)
+        for changeset in outcome.appended where changeset.draft.audience == fileIdent {
+            if let compensation = changeset.draft.compensation {
+                unannouncedCompensations.append((changeset.serverVersion, compensation.rejectedClientVersion))
+            }
+        }
         engine.metrics.uploaded(changesets: upload.changesets, rejected: outcome.rejections.count)
         let file = fileIdent
         for (clientVersion, rejection) in outcome.rejections {

@@ -51,7 +51,11 @@ final class ServerSession: @unchecked Sendable {
     /// Objects this client created in changesets integrated by this session, which its downloads need not send
     /// back, by server version (see `createsHeldByUploader`).
     var heldCreates: [Int64: HeldCreates] = [:]
+    /// The highest client version of the file integrated so far (see ``sentUploadAck``).
     var uploadAck: Int64 = 0
+    /// Compensating writes of this session's uploads not yet announced to the client (231), by server version:
+    /// downloads acknowledge no client version from the first of them on (``sentUploadAck``).
+    var unannouncedCompensations: [(serverVersion: Int64, clientVersion: Int64)] = []
     var latestQueryVersion: Int64 = 0
     var isBound = false
     /// Set after a session-level error: further messages other than `unbind` are ignored.

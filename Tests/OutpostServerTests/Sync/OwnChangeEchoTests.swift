@@ -145,9 +145,11 @@ import Testing
 
     /// A download may carry a file's own changes before the upload that made them was acknowledged to it: the client
     /// reconnected while its upload waited on the old connection's session, and the new session is woken by that
-    /// upload's commit. The download acknowledges every own change it carries — before, it carried the old
-    /// acknowledgement, so the client kept those writes as pending and left the download's changes to them
-    /// underneath (a compensating removal among them: the 300-step convergence hunt's objects the server lacked).
+    /// upload's commit. The download acknowledges what it carries: a compensation's client version (after its 231),
+    /// and an own changeset's version less one (a compensation for it may follow in a later message). Before, it
+    /// carried the old acknowledgement, so the client kept those writes as pending and left the download's changes
+    /// to them underneath, the compensating removal among them (the 300-step convergence hunt's objects the server
+    /// lacked).
     @Test(arguments: Driver.enabled)
     func aDownloadAcknowledgesTheOwnChangesItCarries(driver: Driver) async throws {
         try await driver.withStorage { base in
@@ -158,8 +160,16 @@ import Testing
                 let (ident, salt) = try await first.bindNewFile()
                 _ = try await first.subscribe(version: 1, query)
                 storage.hold()
-                let pk = Value.objectId(.generate())
-                try await first.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("a"))])
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                let outside = Value.objectId(.generate())
+                first.send(.upload(session: 1, changesets: [
+                    UploadChangeset(clientVersion: 1, lastServerVersion: 0, timestamp: now, instructions: [
+                        .create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("legal"))]),
+                    UploadChangeset(clientVersion: 2, lastServerVersion: 0, timestamp: now, instructions: [
+                        .create(className: "Item", primaryKey: outside, fields: Self.item("outside", complexity: 9))]),
+                    UploadChangeset(clientVersion: 3, lastServerVersion: 0, timestamp: now, instructions: [
+                        .create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("legal too"))]),
+                ]))
                 let deadline = ContinuousClock.now + .seconds(20)
                 while !storage.isHolding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
                 #expect(storage.isHolding)
@@ -173,16 +183,115 @@ import Testing
                 guard case .download(_, _, _, let boundAck, _, _, _) = bound else { return }
                 #expect(boundAck == 0)
                 storage.release()
+                var announced = false
                 let carrying = try await second.next {
+                    if case .error(let info) = $0, info.rejectedClientVersion == 2 { announced = true }
                     if case .download(_, _, _, _, _, _, let changesets) = $0 {
-                        changesets.contains { $0.originFileIdent == ident }
-                    } else { false }
+                        return changesets.contains { $0.originFileIdent == ident }
+                    }
+                    return false
                 }
-                guard case .download(_, _, _, let ack, _, _, _) = carrying else { return }
-                #expect(ack == 1, "the download that carries client version 1 acknowledges it")
+                guard case .download(_, _, _, let ack, _, _, let changesets) = carrying else { return }
+                #expect(announced, "the 231 for client version 2 comes before the download that carries its revert")
+                #expect(changesets.contains { $0.instructions.contains(.erase(className: "Item", primaryKey: outside)) })
+                #expect(ack == 2, "the download that carries client versions 1 to 3 and the revert of 2 acknowledges 2")
                 await second.close()
                 await closing.value
             }
         }
+    }
+
+    /// No download acknowledges a refused client version before its 231 was sent. Here the refused write's
+    /// download spans more than one message (another client's 300 changes come first, 256 changesets a message),
+    /// and the compensation is in the second; before, the first already acknowledged the refused version, so a
+    /// client answered `verdict(forTransaction:)` with `.accepted`.
+    @Test(arguments: Driver.enabled)
+    func noAcknowledgementOfARefusedWriteBeforeIts231(driver: Driver) async throws {
+        try await driver.withStorage { base in
+            let storage = HoldNextTransaction(base)
+            try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
+                let query = ["Item": "complexity <= 4"]
+                var clients: [InMemorySyncConnection] = []
+                for _ in 0..<2 {
+                    let client = InMemorySyncConnection(handler: engine, user: Self.user)
+                    _ = try await client.bindNewFile()
+                    _ = try await client.subscribe(version: 1, query)
+                    clients.append(client)
+                }
+                let (writer, other) = (clients[0], clients[1])
+                storage.armHold()
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                // A legal write and one outside the view, integrated together once the storage lets them.
+                writer.send(.upload(session: 1, changesets: [
+                    UploadChangeset(clientVersion: 1, lastServerVersion: 0, timestamp: now, instructions: [
+                        .create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("legal"))]),
+                    UploadChangeset(clientVersion: 2, lastServerVersion: 0, timestamp: now, instructions: [
+                        .create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("outside", complexity: 9))]),
+                ]))
+                let deadline = ContinuousClock.now + .seconds(20)
+                while !storage.isHolding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+                #expect(storage.isHolding)
+                // Meanwhile the other client's 300 changes are committed: they come first in the writer's download.
+                other.send(.upload(session: 1, changesets: (1...300).map { version in
+                    UploadChangeset(clientVersion: Int64(version), lastServerVersion: 0, timestamp: now, instructions: [
+                        .create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("other \(version)"))])
+                }))
+                _ = try await other.next { if case .download(_, _, _, let ack, _, _, _) = $0 { ack == 300 } else { false } }
+                storage.release()
+
+                var announced = false
+                while true {
+                    let message = try await writer.next()
+                    if case .error(let info) = message, info.rejectedClientVersion == 2 { announced = true }
+                    if case .download(_, _, _, let ack, _, _, _) = message, ack >= 2 {
+                        #expect(announced, "a download acknowledged client version 2 before its 231")
+                        break
+                    }
+                }
+                for client in clients { await client.close() }
+            }
+        }
+    }
+}
+
+/// Holds the next queued transaction, once armed, until released; other transactions pass.
+final class HoldNextTransaction: ForwardingStorage, @unchecked Sendable {  // state is behind `lock`
+    private let lock = NSLock()
+    private var armed = false
+    private var holding = false
+    private var released = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func armHold() { lock.withLock { armed = true } }
+    var isHolding: Bool { lock.withLock { holding } }
+    func release() {
+        let waiting = lock.withLock {
+            released = true
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume()
+    }
+
+    override func queuedTransaction<T: Sendable>(
+        appId: String, _ body: @Sendable (any StorageTransaction) async throws -> T
+    ) async throws -> PendingTransaction<T> {
+        let hold = lock.withLock {
+            guard armed else { return false }
+            armed = false
+            holding = true
+            return true
+        }
+        if hold {
+            await withCheckedContinuation { continuation in
+                let now = lock.withLock {
+                    if released { return true }
+                    waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+        return try await base.queuedTransaction(appId: appId, body)
     }
 }

@@ -97,8 +97,10 @@ public final class SQLiteStorage: ServerStorage {
             let thread = Thread {
                 checkpointer?.close()
                 do {
-                    try placeReader?.close()
+                    // The pool is closed even when the in-place reader's close fails; the first error is thrown.
+                    let readerClose = Result { try placeReader?.close() }
                     try writer.close()
+                    try readerClose.get()
                     continuation.resume()
                 } catch {
                     continuation.resume(throwing: error)
