@@ -13,10 +13,10 @@ struct BootstrapSweep {
     }
 
     /// Records an object of the bootstrap.
-    mutating func note(_ table: TableInfo, _ className: String, _ primaryKey: Value) {
+    mutating func note(_ table: TableInfo, _ primaryKey: Value) {
         let id = ObjectIdentifier(table)
         guard upserted[id] != nil else { return }
-        upserted[id]!.insert(PendingLocalChanges.key(className, primaryKey))
+        upserted[id]!.insert(PendingLocalChanges.key(table.schema.className, primaryKey))
     }
 
     /// Whether the bootstrap holds the object.
@@ -29,12 +29,7 @@ extension RealmInstance {
     /// The top-level tables with a primary key that hold at least one object.
     func syncTablesHoldingObjects() -> [TableInfo] {
         tablesByName.values.filter { table in
-            guard !table.schema.isEmbedded, !table.isMissing, table.primaryKeyProperty != nil,
-                let stmt = try? connection.cached("SELECT 1 FROM \(table.sqlName) LIMIT 1")
-            else { return false }
-            stmt.reset()
-            defer { stmt.reset() }
-            return (try? stmt.step()) == true
+            !table.schema.isEmbedded && !table.isMissing && table.primaryKeyProperty != nil && !isEmptyTable(table)
         }
     }
 

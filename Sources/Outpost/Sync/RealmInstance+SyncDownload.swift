@@ -87,9 +87,9 @@ extension RealmInstance {
                     guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
                     let key = pending.isEmpty ? "" : PendingLocalChanges.key(instruction.className, instruction.primaryKey)
                     var object: String { "\(instruction.className) \(instruction.primaryKey.subscriptionText)" }
-                    if case .upsert(let className, let pk, _) = instruction { sweep?.note(table, className, pk) }
                     switch instruction {
                     case .upsert(_, let pk, let fields):
+                        sweep?.note(table, pk)
                         // A new object in a table that was empty (a bootstrap): straight to the insert buffer.
                         if pending.isEmpty && syncInsertNew(table, primaryKey: pk, fields: fields, into: &newRows) {
                             continue

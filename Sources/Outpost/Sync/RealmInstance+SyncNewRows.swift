@@ -94,7 +94,8 @@ extension RealmInstance {
         return false
     }
 
-    private func isEmptyTable(_ table: TableInfo) -> Bool {
+    /// Whether the table holds no row (false when it cannot be read).
+    func isEmptyTable(_ table: TableInfo) -> Bool {
         guard !table.isMissing, let stmt = try? connection.cached("SELECT 1 FROM \(table.sqlName) LIMIT 1") else {
             return false
         }

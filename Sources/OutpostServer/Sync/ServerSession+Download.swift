@@ -43,15 +43,9 @@ extension ServerSession {
                     let forced = draft.audience != nil
                     let former = changeset.serverVersion <= formerViewUntil ? formerView : nil
                     let held = heldCreates.isEmpty ? nil : heldCreates.removeValue(forKey: changeset.serverVersion)
-                    var compensates = false
                     if let compensation = draft.compensation, draft.audience == fileIdent {
                         await announce(compensation, serverVersion: changeset.serverVersion)
                         carries = max(carries, compensation.rejectedClientVersion)
-                        compensates = true
-                    }
-                    func carried() {
-                        message.integrated = max(message.integrated, carries)
-                        if compensates { unannouncedCompensations.removeAll { $0.serverVersion <= changeset.serverVersion } }
                     }
                     let entry: DownloadCache.Entry
                     if !forced && former == nil && held == nil {
@@ -63,7 +57,7 @@ extension ServerSession {
                         entry = Self.download(changeset, view: view, forced: forced, former: former, held: held)
                     }
                     guard let json = entry.json else {
-                        carried()
+                        message.integrated = max(message.integrated, carries)
                         continue
                     }
                     if message.bytes + json.count > SyncProtocolLimits.maxDownloadBytes, !message.isEmpty {
@@ -83,7 +77,7 @@ extension ServerSession {
                     }
                     message.bytes += json.count
                     message.instructions += entry.instructionCount
-                    carried()
+                    message.integrated = max(message.integrated, carries)
                 }
                 message.through = last.serverVersion
                 await sendDownload(&message, latest: latest)
@@ -103,11 +97,10 @@ extension ServerSession {
         return min(uploadAck, first.clientVersion - 1)
     }
 
-    /// Forgets the compensations the cursor has passed: the download loop announced them.
+    /// Forgets the compensations the cursor has passed: the download loop announced them, and a message that
+    /// reaches one holds it.
     private func dropAnnouncedCompensations() {
-        if let first = unannouncedCompensations.first, first.serverVersion <= cursor.serverVersion {
-            unannouncedCompensations.removeAll { $0.serverVersion <= cursor.serverVersion }
-        }
+        unannouncedCompensations.removeAll { $0.serverVersion <= cursor.serverVersion }
     }
 
     /// The changesets of the download message being filled, and the server version it reaches.

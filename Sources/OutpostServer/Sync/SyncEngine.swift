@@ -108,15 +108,11 @@ public final class SyncEngine: SyncConnectionHandler {
         }
         guard settings.developmentMode else { return }
         // Nothing new against what this process knows is recorded: no storage read (one per upload before).
-        if let known = knownSchemas.withLock({ $0[settings.appId] }), SchemaGuard.merge(written, into: known) == nil {
-            return
-        }
+        if knowsAll(written, appId: settings.appId) { return }
         // One read-merge-write at a time per app: two sessions adding different fields at once each wrote the schema
         // they had read plus their own fields, and the later write dropped the other's.
         try await schemaLock.withLock(settings.appId) {
-            if let known = knownSchemas.withLock({ $0[settings.appId] }), SchemaGuard.merge(written, into: known) == nil {
-                return
-            }
+            if knowsAll(written, appId: settings.appId) { return }
             let recorded = try await recordedSchema(appId: settings.appId)
             let grown = SchemaGuard.merge(written, into: recorded)
             if let grown {
@@ -125,6 +121,12 @@ public final class SyncEngine: SyncConnectionHandler {
             }
             knownSchemas.withLock { $0[settings.appId] = grown ?? recorded }
         }
+    }
+
+    /// Whether this process knows every field `written` writes to be recorded for the app.
+    private func knowsAll(_ written: [String: [String: Value]], appId: String) -> Bool {
+        guard let known = knownSchemas.withLock({ $0[appId] }) else { return false }
+        return SchemaGuard.merge(written, into: known) == nil
     }
 
     /// The schema development mode has recorded: collection → field → type name.

@@ -99,14 +99,6 @@ import Testing
             try await sqlite.close()
         }
     }
-
-    private func eventuallyTrue(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw TestFailure("condition not met within 20 s") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
 }
 
 /// Integers appended from several tasks.
@@ -117,13 +109,15 @@ private final class Recorded: Sendable {
 }
 
 /// Storage whose queued transactions wait while held: the sessions' integration stops, and their queues fill.
+/// With `once`, only the next transaction waits; the ones after it pass.
 final class HeldCommitStorage: ForwardingStorage, @unchecked Sendable {  // state is behind `lock`
     private let lock = NSLock()
     private var held = false
+    private var once = false
     private var holding = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func hold() { lock.withLock { held = true } }
+    func hold(once: Bool = false) { lock.withLock { held = true; self.once = once } }
     /// Whether a transaction is waiting.
     var isHolding: Bool { lock.withLock { holding > 0 } }
     func release() {
@@ -141,6 +135,7 @@ final class HeldCommitStorage: ForwardingStorage, @unchecked Sendable {  // stat
         await withCheckedContinuation { continuation in
             let now = lock.withLock {
                 guard held else { return true }
+                if once { held = false }
                 holding += 1
                 waiters.append(continuation)
                 return false

@@ -170,9 +170,7 @@ import Testing
                     UploadChangeset(clientVersion: 3, lastServerVersion: 0, timestamp: now, instructions: [
                         .create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("legal too"))]),
                 ]))
-                let deadline = ContinuousClock.now + .seconds(20)
-                while !storage.isHolding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-                #expect(storage.isHolding)
+                try await eventuallyTrue { storage.isHolding }
                 // The connection ends; its session still integrates the upload once the storage lets it.
                 let closing = Task { await first.close() }
 
@@ -208,7 +206,7 @@ import Testing
     @Test(arguments: Driver.enabled)
     func noAcknowledgementOfARefusedWriteBeforeIts231(driver: Driver) async throws {
         try await driver.withStorage { base in
-            let storage = HoldNextTransaction(base)
+            let storage = HeldCommitStorage(base)
             try await withEngine(storage: storage, settings: [try seedSettings()]) { engine in
                 let query = ["Item": "complexity <= 4"]
                 var clients: [InMemorySyncConnection] = []
@@ -219,7 +217,7 @@ import Testing
                     clients.append(client)
                 }
                 let (writer, other) = (clients[0], clients[1])
-                storage.armHold()
+                storage.hold(once: true)
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
                 // A legal write and one outside the view, integrated together once the storage lets them.
                 writer.send(.upload(session: 1, changesets: [
@@ -228,9 +226,7 @@ import Testing
                     UploadChangeset(clientVersion: 2, lastServerVersion: 0, timestamp: now, instructions: [
                         .create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("outside", complexity: 9))]),
                 ]))
-                let deadline = ContinuousClock.now + .seconds(20)
-                while !storage.isHolding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-                #expect(storage.isHolding)
+                try await eventuallyTrue { storage.isHolding }
                 // Meanwhile the other client's 300 changes are committed: they come first in the writer's download.
                 other.send(.upload(session: 1, changesets: (1...300).map { version in
                     UploadChangeset(clientVersion: Int64(version), lastServerVersion: 0, timestamp: now, instructions: [
@@ -251,47 +247,5 @@ import Testing
                 for client in clients { await client.close() }
             }
         }
-    }
-}
-
-/// Holds the next queued transaction, once armed, until released; other transactions pass.
-final class HoldNextTransaction: ForwardingStorage, @unchecked Sendable {  // state is behind `lock`
-    private let lock = NSLock()
-    private var armed = false
-    private var holding = false
-    private var released = false
-    private var waiter: CheckedContinuation<Void, Never>?
-
-    func armHold() { lock.withLock { armed = true } }
-    var isHolding: Bool { lock.withLock { holding } }
-    func release() {
-        let waiting = lock.withLock {
-            released = true
-            defer { waiter = nil }
-            return waiter
-        }
-        waiting?.resume()
-    }
-
-    override func queuedTransaction<T: Sendable>(
-        appId: String, _ body: @Sendable (any StorageTransaction) async throws -> T
-    ) async throws -> PendingTransaction<T> {
-        let hold = lock.withLock {
-            guard armed else { return false }
-            armed = false
-            holding = true
-            return true
-        }
-        if hold {
-            await withCheckedContinuation { continuation in
-                let now = lock.withLock {
-                    if released { return true }
-                    waiter = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        }
-        return try await base.queuedTransaction(appId: appId, body)
     }
 }

@@ -91,6 +91,15 @@ extension InMemorySyncConnection {
     }
 }
 
+/// Waits until `condition` holds; throws after 20 s.
+func eventuallyTrue(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw TestFailure("condition not met within 20 s") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

@@ -91,7 +91,7 @@ public final class SQLiteStorage: ServerStorage {
     /// running checkpoint ends. Blocking a thread of Swift's cooperative pool (two threads on a two-core machine)
     /// could starve the very task that returns a reader, so the close runs on a thread of its own.
     static func closeOffTheCooperativePool(
-        _ writer: any DatabaseWriter, _ checkpointer: WALCheckpointer?, _ placeReader: DatabaseQueue? = nil
+        _ writer: any DatabaseWriter, _ checkpointer: WALCheckpointer?, _ placeReader: DatabaseQueue?
     ) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             let thread = Thread {
