@@ -182,14 +182,13 @@ actor SyncAgent {
     /// transaction as the acknowledgement, so one read sees both (before, `verdict(forTransaction:)` waited here
     /// until this process took over).
     private func followTheSyncingProcess() async {
-        // The rejections are read whenever the acknowledgement moves (so that a verdict asked for later finds them)
-        // and while verdicts wait.
+        // The rejections of the versions the acknowledgement moves past are read with it (so that a verdict asked for
+        // later finds them); those below were read when it passed them.
         let known = uploadAck
-        let waiting = !verdictWaiters.isEmpty
         guard let (states, ack, recorded) = try? await database.perform({ instance in
             let ack = try SyncStore.integer(instance.connection, "uploadAck") ?? 0
             return (try instance.syncSubscriptionStates(), ack,
-                    ack > known || waiting ? try SyncStore.rejections(instance.connection) : [:])
+                    ack > known ? try SyncStore.rejections(instance.connection, after: known) : [:])
         }) else { return }
         tracker.refresh(from: states)
         for (version, updates) in recorded where rejections[version] == nil {

@@ -32,10 +32,12 @@ enum SyncStore {
             """).run([.integer(Int64(maxRecordedRejections))])
     }
 
-    /// The recorded refused writes by client version.
-    static func rejections(_ connection: SQLiteConnection) throws -> [Int64: [RejectedUpdate]] {
+    /// The recorded refused writes by client version, of the versions above `clientVersion`.
+    static func rejections(_ connection: SQLiteConnection, after clientVersion: Int64 = 0) throws -> [Int64: [RejectedUpdate]] {
         var out: [Int64: [RejectedUpdate]] = [:]
-        for row in try connection.cached("SELECT client_version, rejected FROM __outpost_sync_rejections").rows() {
+        for row in try connection.cached(
+            "SELECT client_version, rejected FROM __outpost_sync_rejections WHERE client_version > ?"
+        ).rows([.integer(clientVersion)]) {
             guard case .integer(let v) = row[0], case .text(let text) = row[1], case .array(let items)? = JSONValue.parse(text)
             else { continue }
             out[v] = items.compactMap { try? RejectedUpdate(json: $0, path: "rejected") }
