@@ -32,6 +32,34 @@ import Testing
         #expect(found?.complexity == 5)
     }
 
+    /// A string holding NUL characters is stored whole (it was bound as a C string, and everything from the
+    /// first NUL on was lost), as a property, in an update and as a query argument; so is the empty string.
+    @Test func stringsWithNULAreStoredWhole() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let texts = ["nul \u{0} inside", "\u{0}", "\u{0}\u{0}tail", "", "é\u{0}🙂"]
+        do {
+            let realm = try Realm(configuration: dir.configuration())
+            try realm.write {
+                for (i, text) in texts.enumerated() {
+                    let item = Item()
+                    item.ownerId = text
+                    item.itemName = "item \(i)"
+                    item.complexity = i
+                    realm.add(item)
+                }
+            }
+            let first = try #require(realm.objects(Item.self).filter("complexity == 0").first)
+            try realm.write { first.itemName = "renamed \u{0} too" }
+        }
+        let reopened = try Realm(configuration: dir.configuration())
+        let items = reopened.objects(Item.self).sorted(byKeyPath: "complexity")
+        #expect(Array(items.map(\.ownerId)) == texts)
+        #expect(items.first?.itemName == "renamed \u{0} too")
+        #expect(reopened.objects(Item.self).filter("ownerId == %@", "nul \u{0} inside").count == 1)
+        #expect(reopened.objects(Item.self).filter("ownerId == %@", "nul ").count == 0)
+    }
+
     @Test func allPropertyTypesRoundTrip() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

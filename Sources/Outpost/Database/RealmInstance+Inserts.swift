@@ -56,6 +56,7 @@ extension RealmInstance {
         let row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)
         table.rows.insertFresh(row)
         changes.insert(table.className, rowid)
+        if let syncRecorder { syncRecorder.didInsert(table, rowid: rowid, values: values) }
         writeCounter &+= 1
         if pendingInserts.rowids.count >= PendingInserts.batchSize { flushPendingInserts() }
         return row

@@ -68,6 +68,7 @@ extension RealmInstance {
             return
         }
         row.values[column] = value
+        if let syncRecorder { syncRecorder.didWrite(table) }
         writeCounter &+= 1
         if !row.decodedCollections.isEmpty { row.decodedCollections[column] = nil }
         if !row.decodedMaps.isEmpty { row.decodedMaps[column] = nil }

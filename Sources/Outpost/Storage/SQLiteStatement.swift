@@ -34,7 +34,19 @@ final class SQLiteStatement {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let v): sqlite3_bind_int64(handle, index, v)
         case .real(let v): sqlite3_bind_double(handle, index, v)
-        case .text(let v): sqlite3_bind_text(handle, index, v, -1, sqliteTransient)
+        case .text(let v):
+            // Bound with its byte count: as a C string it ended at the first NUL, and a string holding one was
+            // stored cut short.
+            var text = v
+            text.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress else {
+                    _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)  // a nil pointer would bind NULL
+                    return
+                }
+                base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                    _ = sqlite3_bind_text(handle, index, $0, Int32(utf8.count), sqliteTransient)
+                }
+            }
         case .blob(let v) where v.isEmpty:
             sqlite3_bind_zeroblob(handle, index, 0)  // a nil pointer would bind NULL
         case .blob(let v):

@@ -21,9 +21,31 @@ final class SyncRecorder {
         self.rejectsWritesOutsideSubscriptions = rejectsWritesOutsideSubscriptions
     }
 
+    /// The column values of the objects this transaction inserted, by table (see ``SyncInsertedRows``).
+    private var inserted: [ObjectIdentifier: SyncInsertedRows] = [:]
+
     func transactionBegan() {
         deletedKeys.removeAll()
+        inserted.removeAll()
         lastRecordedClientVersion = nil
+    }
+
+    /// Keeps a new object's column values as they were written, for a class whose creates are written from them
+    /// (`SyncCreateFormat`): the commit then need not read the rows back.
+    func didInsert(_ table: TableInfo, rowid: Int64, values: [SQLiteValue]) {
+        guard !isApplyingDownload, table.syncCreateFormat != nil else { return }
+        inserted[ObjectIdentifier(table), default: SyncInsertedRows(first: rowid)].append(rowid, values)
+    }
+
+    /// A column of `table` was written after its rows were inserted: its kept values may be stale.
+    func didWrite(_ table: TableInfo) {
+        guard !inserted.isEmpty else { return }
+        inserted[ObjectIdentifier(table)]?.invalidate()
+    }
+
+    /// The kept values of these inserted rows (sorted rowids), or nil when they are not all kept and current.
+    func insertedValues(_ table: TableInfo, _ rowids: [Int64]) -> SyncInsertedRows.Slice? {
+        inserted[ObjectIdentifier(table)]?.slice(rowids)
     }
 
     /// Notes the primary key of an object about to be deleted. Only the first deletion of a rowid in a transaction
@@ -83,7 +105,9 @@ extension RealmInstance {
                 continue
             }
             let inserted = t.sortedInsertions
-            if let format = table.syncCreateFormat {
+            if let format = table.syncCreateFormat, let kept = syncRecorder?.insertedValues(table, inserted) {
+                for values in kept { out.append { format.writeCreate(values, to: &$0) } }
+            } else if let format = table.syncCreateFormat {
                 do {
                     try loadRows(table, inserted) { _, values in out.append { format.writeCreate(values, to: &$0) } }
                 } catch {

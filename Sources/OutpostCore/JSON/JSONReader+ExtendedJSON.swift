@@ -94,8 +94,12 @@ extension JSONReader {
         let value: Value
         switch key {
         case "$oid":
-            guard let text = string(), let id = try? ObjectId(string: text) else { return nil }
-            value = .objectId(id)
+            if let id = objectIdLiteral() {
+                value = .objectId(id)
+            } else {
+                guard let text = string(), let id = try? ObjectId(string: text) else { return nil }
+                value = .objectId(id)
+            }
         case "$date":
             guard let ms = dateMilliseconds() else { return nil }
             value = .date(Date(timeIntervalSince1970: Double(ms) / 1000))
@@ -103,8 +107,12 @@ extension JSONReader {
             guard let text = string(), let d = try? Decimal128(string: text) else { return nil }
             value = .decimal128(d)
         case "$numberInt", "$numberLong":
-            guard let text = string(), let v = Int64(text) else { return nil }
-            value = .int(v)
+            if let v = decimalLiteral() {
+                value = .int(v)
+            } else {
+                guard let text = string(), let v = Int64(text) else { return nil }
+                value = .int(v)
+            }
         case "$numberDouble":
             guard let text = string() else { return nil }
             switch text {

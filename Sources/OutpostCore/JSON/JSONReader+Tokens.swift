@@ -29,6 +29,35 @@ extension JSONReader {
         return text
     }
 
+    /// A string literal of exactly 24 hexadecimal digits without escapes, as an ObjectId read straight from the
+    /// bytes (no `String` made); nil, with nothing read but space, for anything else.
+    package mutating func objectIdLiteral() -> ObjectId? {
+        guard peek() == UInt8(ascii: "\""), index + 25 < bytes.count, bytes[index + 25] == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        guard let id = bytes.withUnsafeBufferPointer({ ObjectId.parseHex(UnsafeBufferPointer(rebasing: $0[start..<start + 24])) })
+        else { return nil }
+        index += 26
+        return id
+    }
+
+    /// A string literal of an optional `-` and 1 to 18 decimal digits, as its integer, read straight from the
+    /// bytes; nil, with nothing read but space, for anything else (``Int64(_:)`` of the text may still read it).
+    package mutating func decimalLiteral() -> Int64? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        var i = index + 1
+        let negative = i < bytes.count && bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        let digits = i
+        var value: Int64 = 0
+        while i < bytes.count, i - digits < 18, bytes[i] &- UInt8(ascii: "0") < 10 {
+            value = value &* 10 &+ Int64(bytes[i] &- UInt8(ascii: "0"))
+            i += 1
+        }
+        guard i > digits, i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+        index = i + 1
+        return negative ? -value : value
+    }
+
     /// An integer literal as ``parseValue()`` reads it, or nil (also for a number with a fraction).
     package mutating func integer() -> Int64? {
         guard let c = peek(), c != UInt8(ascii: "\""), c != UInt8(ascii: "["), c != UInt8(ascii: "{"),

@@ -257,16 +257,24 @@ package struct JSONReader {
     private mutating func parseString() -> String? {
         index += 1
         let start = index
-        while index < bytes.count {
-            let c = bytes[index]
-            if c == UInt8(ascii: "\"") {
-                index += 1
-                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+        // Scanned and decoded through one buffer pointer: an array slice per string cost a retain and a release.
+        let end: Int? = bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            while i < buffer.count {
+                let c = buffer[i]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return i }
+                i += 1
             }
-            if c == UInt8(ascii: "\\") { return parseEscapedString(from: start) }
-            index += 1
+            return nil
         }
-        return nil
+        guard let end else {
+            index = bytes.count
+            return nil
+        }
+        index = end
+        if bytes[end] == UInt8(ascii: "\\") { return parseEscapedString(from: start) }
+        index += 1
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
     }
 
     /// The rest of a string literal that holds escapes, from its first byte at `start`; `index` is at the first

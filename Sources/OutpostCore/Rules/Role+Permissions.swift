@@ -63,6 +63,14 @@ extension Role {
         return filters && fields && hasUniformFieldPermissions
     }
 
+    /// Whether the role allows every insert, delete and field write, whatever the documents hold: no write filter
+    /// or one that passes everything, `insert`, `delete` and the top-level `write` always true, and the same
+    /// permission for every field. The server's write judge then evaluates nothing per object.
+    package var writesEverything: Bool {
+        (documentFilters.write.map(\.isAlwaysTrue) ?? true) && insert.isAlwaysTrue && delete.isAlwaysTrue
+            && write?.isAlwaysTrue == true && hasUniformFieldPermissions
+    }
+
     /// Whether every field has the same permission (no `fields`, no `additionalFields`): the top-level `read`
     /// and `write` decide for all of them.
     package var hasUniformFieldPermissions: Bool {

@@ -12,7 +12,7 @@ extension ObjectId: CustomStringConvertible, ExpressibleByStringLiteral {
     }
 
     /// The id of 24 hexadecimal digits (either case); nil for any other text.
-    private static func parseHex(_ utf8: some RandomAccessCollection<UInt8>) -> ObjectId? {
+    package static func parseHex(_ utf8: some RandomAccessCollection<UInt8>) -> ObjectId? {
         guard utf8.count == 24 else { return nil }
         var valid = true
         let id = ObjectId { raw in

@@ -32,9 +32,12 @@ final class SessionView: @unchecked Sendable {
     /// 2.5 % of the server's upload time.
     final class ChosenRole {
         let role: Role
+        /// ``Role/writesEverything``, decided once.
+        let writesEverything: Bool
 
         init(_ role: Role) {
             self.role = role
+            writesEverything = role.writesEverything
         }
     }
 

@@ -57,4 +57,35 @@ import Testing
             #expect(role.canReadEveryField(document, context: context))
         }
     }
+
+    @Test(arguments: [
+        // Every insert, delete and field write, whatever the documents hold.
+        (#"{"name": "all", "document_filters": {"read": true, "write": true}, "read": true, "write": true}"#, true),
+        (#"{"name": "all", "document_filters": {"read": true, "write": {"$or": [false, true]}}, "write": true, "insert": true, "delete": true}"#, true),
+        // A write filter that reads the document, or none that passes.
+        (#"{"name": "owner", "document_filters": {"read": true, "write": {"ownerId": "%%user.id"}}, "read": true, "write": true}"#, false),
+        (#"{"name": "ro", "document_filters": {"read": true, "write": false}, "read": true, "write": true}"#, false),
+        // No top-level write, or only read.
+        (#"{"name": "reader", "document_filters": {"read": true, "write": true}, "read": true}"#, false),
+        // Insert or delete limited.
+        (#"{"name": "noinsert", "document_filters": {"read": true, "write": true}, "write": true, "insert": false}"#, false),
+        (#"{"name": "nodelete", "document_filters": {"read": true, "write": true}, "write": true, "delete": {"ownerId": "%%user.id"}}"#, false),
+        // Field-level permissions.
+        (#"{"name": "f", "document_filters": {"read": true, "write": true}, "write": true, "fields": {"secret": {"write": false}}}"#, false),
+        (#"{"name": "f", "document_filters": {"read": true, "write": true}, "write": true, "additional_fields": {"write": true}}"#, false),
+    ])
+    func roleWritesEverythingOnlyWhenNoChangeCanBeDenied(text: String, expected: Bool) throws {
+        let role = try Role.parse(jsonText: text)
+        #expect(role.writesEverything == expected, "\(text)")
+        if expected {
+            // What it claims holds for documents of any shape.
+            let context = RuleContext(userId: "u1")
+            for document: Document in [["_id": .int(1)], ["_id": .int(2), "ownerId": .string("u2"), "secret": .string("s")]] {
+                #expect(role.canInsert(document, context: context))
+                #expect(role.canDelete(document, context: context))
+                #expect(role.canWrite(document, context: context))
+                #expect(role.canWrite(field: "secret", document: document, context: context))
+            }
+        }
+    }
 }

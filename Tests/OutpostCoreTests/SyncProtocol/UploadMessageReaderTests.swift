@@ -130,6 +130,33 @@ import Testing
         }
     }
 
+    /// ObjectIds and integers in their quoted Extended JSON forms are read straight from the bytes when they are
+    /// plain digits; escapes, signs, 19 digits and other spellings go the way of the text and read the same.
+    @Test func quotedIdsAndIntegersReadAsTheTextReadsThem() throws {
+        let values = [
+            #"{"$oid":"0123456789abcdefABCDEF01"}"#, #"{"$oid": "641382026852d9220b2e2bbf" }"#,
+            #"{"$oid":"\u0030123456789abcdef01234567"}"#, #"{"$numberLong":"0"}"#, #"{"$numberLong":"-0"}"#,
+            #"{"$numberLong":"007"}"#, #"{"$numberLong":"+5"}"#, #"{"$numberLong":"-123456789012345678"}"#,
+            #"{"$numberLong":"9223372036854775807"}"#, #"{"$numberLong":"-9223372036854775808"}"#,
+            #"{"$numberInt":"\u0031\u0032"}"#, #"{"$numberLong": "42" }"#,
+        ]
+        for v in values {
+            Self.check(Self.wrap(#"{"op":"set","class":"A","pk":1,"field":"f","value":\#(v)}"#), fast: true)
+            Self.check(Self.wrap(#"{"op":"create","class":"A","pk":\#(v),"fields":{"_id":\#(v),"n":\#(v)}}"#), fast: true)
+        }
+        // Neither reader reads these.
+        for v in [#"{"$oid":"0123456789abcdef0123456"}"#, #"{"$oid":"0123456789abcdef012345678"}"#,
+                  #"{"$oid":"0123456789abcdef0123456g"}"#, #"{"$numberLong":""}"#, #"{"$numberLong":"-"}"#,
+                  #"{"$numberLong":"9223372036854775808"}"#, #"{"$numberLong":"1.5"}"#, #"{"$numberLong":"12a"}"#] {
+            let text = Self.wrap(#"{"op":"set","class":"A","pk":1,"field":"f","value":\#(v)}"#)
+            #expect(UploadMessageReader.message(text) == nil, "\(v)")
+        }
+        let read = try #require(UploadMessageReader.message(Self.wrap(
+            #"{"op":"set","class":"A","pk":{"$oid":"0123456789abcdefABCDEF01"},"field":"f","value":{"$numberLong":"-120"}}"#)))
+        #expect(read == .upload(session: 1, changesets: [UploadChangeset(clientVersion: 1, lastServerVersion: 0, timestamp: 0, instructions: [
+            .set(className: "A", primaryKey: .objectId("0123456789abcdefabcdef01"), field: "f", value: .int(-120))])]))
+    }
+
     @Test func declinesWhatItDoesNotReadAndTheGeneralDecoderStillAccepts() throws {
         let accepted = [
             // Other message types.

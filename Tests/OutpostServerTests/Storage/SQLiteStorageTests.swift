@@ -13,6 +13,43 @@ import Testing
         }
     }
 
+    /// Keys after the collection's largest stored key are not looked up (new objects with growing keys): keys
+    /// before, between and at the stored ones are still found, in any collection, and nothing is found in an empty
+    /// one.
+    @Test func documentLookupsSkipOnlyKeysAfterTheLargest() async throws {
+        try await TemporaryDirectory.with("largest") { directory in
+            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+            try await storage.prepare()
+            try await storage.transaction(appId: "app") { tx in
+                for pk in ["b", "d", "f", "é"] { try await tx.putDocument(collection: "Item", ["_id": .string(pk)]) }
+                try await tx.putDocument(collection: "Other", ["_id": .string("zz")])
+                _ = try await tx.appendChangeset(ServerChangesetDraft(changes: []))
+            }
+            let keys = ["a", "b", "c", "d", "f", "g", "z", "é", "ê"].map { PrimaryKeyText.make(.string($0)) }
+            let found = try await storage.documents(appId: "app", collection: "Item", keys: keys)
+            #expect(Set(found.keys) == Set(["b", "d", "f", "é"].map { PrimaryKeyText.make(.string($0)) }))
+            #expect(found[PrimaryKeyText.make(.string("é"))] == ["_id": .string("é")])
+            #expect(try await storage.documents(appId: "app", collection: "Empty", keys: keys).isEmpty)
+            #expect(try await storage.documents(appId: "other-app", collection: "Item", keys: keys).isEmpty)
+            try await storage.close()
+        }
+    }
+
+    /// The order of `sortsAfter` is SQLite's `BINARY` order of the UTF-8 bytes (not `String`'s, which finds a
+    /// decomposed "é" equal to the composed one).
+    @Test func sortsAfterIsTheBytesOrder() {
+        #expect(SQLiteStorage.sortsAfter("b", "a"))
+        #expect(!SQLiteStorage.sortsAfter("a", "b"))
+        #expect(!SQLiteStorage.sortsAfter("a", "a"))
+        #expect(SQLiteStorage.sortsAfter("ab", "a"), "a longer key with the same start")
+        #expect(!SQLiteStorage.sortsAfter("a", "ab"))
+        #expect(SQLiteStorage.sortsAfter("a", ""))
+        #expect(!SQLiteStorage.sortsAfter("", ""))
+        #expect(SQLiteStorage.sortsAfter("é", "z"), "0xC3 sorts after 0x7A")
+        #expect(SQLiteStorage.sortsAfter("\u{E9}", "e\u{301}") && !SQLiteStorage.sortsAfter("e\u{301}", "\u{E9}"))
+        #expect(SQLiteStorage.sortsAfter("oid:65a00000000000000000000b", "oid:65a00000000000000000000a"))
+    }
+
     @Test func inMemoryConformance() async throws {
         try await StorageConformance.runAll { try SQLiteStorage.inMemory() }
     }
