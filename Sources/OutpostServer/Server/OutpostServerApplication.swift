@@ -124,7 +124,9 @@ public struct OutpostServerApplication: Service {
         let webSocketRouter = Router(context: OutpostRequestContext.self)
         SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerUpgrade(on: webSocketRouter)
         let webSocket = WebSocketServerConfiguration(
-            maxFrameSize: SyncRoutes.maxMessageSize + 1024, autoPing: .enabled(timePeriod: .seconds(30)))
+            maxFrameSize: SyncRoutes.maxMessageSize + 1024,
+            extensions: [.nonNegotiatedExtension { WebSocketUnmasking() }],
+            autoPing: .enabled(timePeriod: .seconds(30)))
         let host = configuration.host
         let appId = app.appId
         let adminKey = adminKey

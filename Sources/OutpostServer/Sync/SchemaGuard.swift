@@ -10,9 +10,19 @@ struct SchemaGuard {
     static func writtenFields(_ changesets: [UploadChangeset]) -> [String: [String: Value]] {
         var out: [String: [String: Value]] = [:]
         for changeset in changesets {
-            for instruction in changeset.instructions {
-                // In place: a copy taken out and put back would copy the dictionary for every instruction.
-                note(instruction, in: &out[instruction.className, default: [:]])
+            let instructions = changeset.instructions
+            var i = 0
+            // A run of instructions of one class (most of an upload) is noted into that class's fields taken out
+            // once: a lookup of the class per run, not per instruction, and its `_id` looked up once.
+            while i < instructions.count {
+                let className = instructions[i].className
+                var fields = out.removeValue(forKey: className) ?? [:]
+                var knowsId = fields["_id"] != nil
+                while i < instructions.count, instructions[i].className == className {
+                    note(instructions[i], in: &fields, knowsId: &knowsId)
+                    i += 1
+                }
+                out[className] = fields
             }
         }
         return out
@@ -29,10 +39,13 @@ struct SchemaGuard {
         return out
     }
 
-    private static func note(_ instruction: SyncInstruction, in fields: inout [String: Value]) {
+    private static func note(_ instruction: SyncInstruction, in fields: inout [String: Value], knowsId: inout Bool) {
         switch instruction {
         case .create(_, let pk, let doc):
-            if fields["_id"] == nil { fields["_id"] = pk }
+            if !knowsId {
+                if fields["_id"] == nil { fields["_id"] = pk }
+                knowsId = true
+            }
             // One lookup per field: after an upload's first object, its class's fields are all known.
             for (k, v) in doc.fields where isUnknown(fields[k]) {
                 fields[k] = v
