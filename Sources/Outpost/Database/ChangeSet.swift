@@ -25,6 +25,9 @@ struct ChangeSet {
             }
         }
 
+        /// Whether any rowid was inserted (without making the set of them).
+        var hasInsertions: Bool { insertedRun != nil || !insertedOthers.isEmpty }
+
         /// The inserted rowids in increasing order.
         var sortedInsertions: [Int64] {
             guard let run = insertedRun else { return insertedOthers.sorted() }

@@ -82,6 +82,25 @@ final class SQLiteStatement {
         while try step() {}
     }
 
+    /// Runs the statement with `values` and then, as the last parameter, `utf8` as text: bytes known to be UTF-8
+    /// (written by Outpost) are bound as they are, without a `String` made of them first.
+    func run(_ values: [SQLiteValue], text utf8: [UInt8]) throws {
+        reset()
+        bind(values)
+        defer { sqlite3_reset(handle) }
+        let index = Int32(values.count + 1)
+        utf8.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else {
+                _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                return
+            }
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), sqliteTransient)
+            }
+        }
+        while try step() {}
+    }
+
     var columnCount: Int32 { sqlite3_column_count(handle) }
 
     @inline(__always)

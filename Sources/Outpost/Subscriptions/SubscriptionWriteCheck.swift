@@ -15,7 +15,7 @@ struct SubscriptionWriteCheck {
             guard let table = realm.tablesByName[className] ?? realm.table(named: className), !table.schema.isEmbedded
             else { continue }
             let t = changes.tables[className]!
-            let touched = !t.insertions.isEmpty || !t.deletions.isEmpty || !t.modifiedRows.isEmpty
+            let touched = t.hasInsertions || !t.deletions.isEmpty || !t.modifiedRows.isEmpty
             guard touched else { continue }
             if !subscribed.contains(className) {
                 throw Realm.Error(.noSubscriptionForWrite,

@@ -43,12 +43,16 @@ struct SyncInsertedRows {
         let first: Int64
         let rowids: [Int64]
 
-        func makeIterator() -> AnyIterator<[SQLiteValue]> {
+        func makeIterator() -> Iterator { Iterator(slice: self) }
+
+        struct Iterator: IteratorProtocol {
+            let slice: Slice
             var i = 0
-            return AnyIterator {
-                guard i < rowids.count else { return nil }
+
+            mutating func next() -> [SQLiteValue]? {
+                guard i < slice.rowids.count else { return nil }
                 defer { i += 1 }
-                return SyncInsertedRows.stored(rows[Int(rowids[i] - first)])
+                return SyncInsertedRows.stored(slice.rows[Int(slice.rowids[i] - slice.first)])
             }
         }
     }

@@ -104,8 +104,7 @@ enum SyncStore {
         }
         try connection.cached(
             "INSERT INTO __outpost_sync_upload (client_version, server_version, query_version, timestamp, instructions) VALUES (?, ?, ?, ?, ?)"
-        ).run([.integer(version), .integer(serverVersion), .integer(queryVersion), .integer(timestamp),
-               .text(String(decoding: text, as: UTF8.self))])
+        ).run([.integer(version), .integer(serverVersion), .integer(queryVersion), .integer(timestamp)], text: text)
         try setInteger(connection, "clientVersion", version)
         return version
     }
