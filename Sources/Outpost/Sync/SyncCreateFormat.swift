@@ -8,15 +8,19 @@ import OutpostCore
 ///
 /// Built once per table (`TableInfo.syncCreateFormat`); immutable.
 final class SyncCreateFormat: Sendable {
+    /// One field: where its `"<name>":` (escaped) sits in ``keys``, its column and its type. Holds no reference,
+    /// so that writing an object's fields retains and releases nothing per field.
     struct Field: Sendable {
-        /// `"<name>":`, escaped.
-        let key: [UInt8]
+        let keyStart: Int
+        let keyEnd: Int
         let column: Int
         let type: PropertyType
     }
 
     /// `{"class":"<class>","fields":{`
     private let prefix: [UInt8]
+    /// Every field's `"<name>":`, one after the other.
+    private let keys: [UInt8]
     /// Sorted by property name, as documents write their keys.
     let fields: [Field]
     /// The primary key's column and type (nil: the class has none, and `pk` is null).
@@ -24,16 +28,22 @@ final class SyncCreateFormat: Sendable {
 
     init?(table: TableInfo) {
         guard !table.schema.isEmbedded else { return nil }
-        var fields: [(name: String, field: Field)] = []
+        var named: [(name: String, column: Int, type: PropertyType)] = []
         for (i, property) in table.schema.properties.enumerated() {
             guard let column = table.columnOfProperty[i] else { continue }
             guard property.collection == .none, property.type != .object, property.type != .mixed else { return nil }
-            var key: [UInt8] = []
-            JSONValue.writeString(property.name, to: &key)
-            key.append(UInt8(ascii: ":"))
-            fields.append((property.name, Field(key: key, column: column, type: property.type)))
+            named.append((property.name, column, property.type))
         }
-        self.fields = fields.sorted { $0.name < $1.name }.map(\.field)
+        var keys: [UInt8] = []
+        var fields: [Field] = []
+        for field in named.sorted(by: { $0.name < $1.name }) {
+            let start = keys.count
+            JSONValue.writeString(field.name, to: &keys)
+            keys.append(UInt8(ascii: ":"))
+            fields.append(Field(keyStart: start, keyEnd: keys.count, column: field.column, type: field.type))
+        }
+        self.keys = keys
+        self.fields = fields
         var prefix: [UInt8] = Array(#"{"class":"#.utf8)
         JSONValue.writeString(table.className, to: &prefix)
         prefix.append(contentsOf: #","fields":{"#.utf8)
@@ -46,10 +56,15 @@ final class SyncCreateFormat: Sendable {
     /// Appends the object's `create` instruction.
     func writeCreate(_ values: [SQLiteValue], to out: inout [UInt8]) {
         out.append(contentsOf: prefix)
-        for (i, field) in fields.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: field.key)
-            Self.write(values[field.column], field.type, to: &out)
+        keys.withUnsafeBufferPointer { keys in
+            fields.withUnsafeBufferPointer { fields in
+                for i in fields.indices {
+                    let field = fields[i]
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: keys[field.keyStart..<field.keyEnd]))
+                    Self.write(values[field.column], field.type, to: &out)
+                }
+            }
         }
         out.append(contentsOf: #"},"op":"create","pk":"#.utf8)
         if let primaryKey {
