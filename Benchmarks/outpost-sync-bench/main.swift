@@ -135,29 +135,8 @@ nonisolated func protocolBaseline(server: OutpostServerProcess, changes: Int) as
 
 if which == "upload" || which == "all" {
     let perTransaction = 1_000
-    let app = makeApp("upload")
-    let (realm, _) = try await openSynced(app, "upload.realm", behavior: .always)
-    let suspendFirst = ProcessInfo.processInfo.environment["OUTPOST_BENCH_SUSPEND"] != nil
-    if suspendFirst { realm.syncSession!.suspend() }
-    let uploadStart = ContinuousClock.now
-    var n = 0
-    while n < objects {
-        try realm.write {
-            for _ in 0..<min(perTransaction, objects - n) {
-                let item = BenchItem()
-                item.name = "object \(n)"
-                item.n = n
-                realm.add(item)
-                n += 1
-            }
-        }
-    }
-    let committed = seconds(ContinuousClock.now - uploadStart)
-    if suspendFirst { realm.syncSession!.resume() }
-    try await realm.syncSession!.wait(for: .upload)
-    let upload = seconds(ContinuousClock.now - uploadStart)
-
-    // Baseline: the same rows with the SQLite C API, in the same number of transactions.
+    // Baseline first, while nothing else runs (the server's WAL checkpoint after the upload would slow it): the same
+    // rows with the SQLite C API, in the same number of transactions.
     let baselinePath = directory.appendingPathComponent("baseline.sqlite").path
     var db: OpaquePointer?
     sqlite3_open(baselinePath, &db)
@@ -183,10 +162,35 @@ if which == "upload" || which == "all" {
     let baseline = seconds(ContinuousClock.now - baselineStart)
     sqlite3_finalize(stmt)
     sqlite3_close(db)
+    let app = makeApp("upload")
+    let (realm, _) = try await openSynced(app, "upload.realm", behavior: .always)
+    let suspendFirst = ProcessInfo.processInfo.environment["OUTPOST_BENCH_SUSPEND"] != nil
+    if suspendFirst { realm.syncSession!.suspend() }
+    let uploadStart = ContinuousClock.now
+    var n = 0
+    while n < objects {
+        try realm.write {
+            for _ in 0..<min(perTransaction, objects - n) {
+                let item = BenchItem()
+                item.name = "object \(n)"
+                item.n = n
+                realm.add(item)
+                n += 1
+            }
+        }
+    }
+    let committed = seconds(ContinuousClock.now - uploadStart)
+    if suspendFirst { realm.syncSession!.resume() }
+    try await realm.syncSession!.wait(for: .upload)
+    let upload = seconds(ContinuousClock.now - uploadStart)
+
     print(String(format: "upload %d objects in %d transactions: outpost %.2f s (all committed locally after %.2f s), baseline (SQLite C API) %.2f s, ratio %.2f× (goal ≤ 3×)",
                  objects, objects / perTransaction, upload, committed, baseline, upload / baseline))
 
-    if ProcessInfo.processInfo.environment["OUTPOST_BENCH_UPLOAD_ONLY"] != nil { exit(0) }
+    if ProcessInfo.processInfo.environment["OUTPOST_BENCH_UPLOAD_ONLY"] != nil {
+        try? FileManager.default.removeItem(at: directory)  // `exit` skips the `defer` that removes it
+        exit(0)
+    }
     // First open with `.always` of a database whose subscription matches them.
     let openStart = ContinuousClock.now
     let (opened, _) = try await openSynced(makeApp("open"), "open.realm", behavior: .always)

@@ -168,6 +168,18 @@ import Testing
         }
     }
 
+    /// A wanted checkpoint waits while commits keep coming (it competes with their syncs for the disk), runs once
+    /// they pause for the quiet period, and runs at once when the WAL has grown to the busy threshold.
+    @Test func checkpointsWaitForAPauseInTheCommits() {
+        let commit = DispatchTime.now()
+        let soon = commit + .milliseconds(10)
+        let later = commit + .milliseconds(200)
+        #expect(WALCheckpointer.nextLook(pages: 1_500, lastCommit: commit, now: soon) == commit + WALCheckpointer.quietPeriod)
+        #expect(WALCheckpointer.nextLook(pages: 1_500, lastCommit: commit, now: later) == nil)
+        #expect(WALCheckpointer.nextLook(pages: WALCheckpointer.busyThreshold, lastCommit: commit, now: soon) == nil)
+        #expect(WALCheckpointer.threshold < WALCheckpointer.busyThreshold && WALCheckpointer.busyThreshold < WALCheckpointer.inlineLimit)
+    }
+
     @Test func unopenablePathThrowsUnavailable() throws {
         #expect(throws: StorageError.self) {
             try SQLiteStorage(path: "/nonexistent-directory-\(UUID().uuidString)/server.sqlite")

@@ -15,11 +15,21 @@ import Synchronization
 /// `synchronous=FULL`, set by ``SQLiteStorage/init(path:)``): a commit is in the WAL, synced to disk, when it
 /// returns, whether or not it has been checkpointed.
 ///
+/// A checkpoint past the threshold waits for a pause in the commits (``quietPeriod``) unless the WAL reaches
+/// ``busyThreshold``: copying megabytes into the database file and syncing it competes for the disk with the
+/// commits' own syncs, so during a burst of uploads it made every commit of the burst late (and, with clients on
+/// the same machine, their commits too). The WAL grows up to 32 MB during a burst and is copied once it ends, as
+/// PostgreSQL spreads its checkpoints.
+///
 /// If the WAL still grows to ``inlineLimit`` pages (checkpoints kept from finishing by long reads), the writer
 /// checkpoints inline as SQLite would, so the file cannot grow without bound.
 final class WALCheckpointer: Sendable {
-    /// WAL pages after which a background checkpoint is started (SQLite's own auto-checkpoint default).
+    /// WAL pages after which a background checkpoint is wanted (SQLite's own auto-checkpoint default).
     static let threshold: Int32 = 1_000
+    /// WAL pages after which the background checkpoint runs even while commits keep coming.
+    static let busyThreshold: Int32 = 8_000
+    /// How long the commits must pause before a wanted checkpoint runs.
+    static let quietPeriod: DispatchTimeInterval = .milliseconds(100)
     /// WAL pages after which the committing connection checkpoints inline.
     static let inlineLimit: Int32 = 16_000
 
@@ -29,6 +39,9 @@ final class WALCheckpointer: Sendable {
         var scheduled = false
         var closed = false
         var checkpoints = 0
+        /// The WAL's size at the last commit, and when it was.
+        var pages: Int32 = 0
+        var lastCommit = DispatchTime.now()
     }
     private let state = Mutex(State())
 
@@ -49,24 +62,46 @@ final class WALCheckpointer: Sendable {
             if pages >= WALCheckpointer.inlineLimit {
                 sqlite3_wal_checkpoint_v2(connection, database, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             } else if pages >= WALCheckpointer.threshold {
-                checkpointer.schedule()
+                checkpointer.schedule(pages: pages)
             }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Starts one background checkpoint unless one is already waiting or running.
-    private func schedule() {
+    /// Notes a commit that left `pages` in the WAL and starts one background checkpoint unless one is already
+    /// waiting or running.
+    private func schedule(pages: Int32) {
         let start = state.withLock { state in
+            state.pages = pages
+            state.lastCommit = .now()
             guard !state.scheduled, !state.closed else { return false }
             state.scheduled = true
             return true
         }
         guard start else { return }
-        queue.async { [self] in
-            checkpoint()
-            state.withLock { $0.scheduled = false; $0.checkpoints += 1 }
+        queue.asyncAfter(deadline: .now() + Self.quietPeriod) { [self] in runWhenQuiet() }
+    }
+
+    /// Checkpoints once the commits have paused for ``quietPeriod`` or the WAL holds ``busyThreshold`` pages;
+    /// until then looks again when the pause could be over.
+    private func runWhenQuiet() {
+        let wait: DispatchTime? = state.withLock { state in
+            state.closed ? nil : Self.nextLook(pages: state.pages, lastCommit: state.lastCommit, now: .now())
         }
+        if let wait {
+            queue.asyncAfter(deadline: wait) { [self] in runWhenQuiet() }
+            return
+        }
+        checkpoint()
+        state.withLock { $0.scheduled = false; $0.checkpoints += 1 }
+    }
+
+    /// When a wanted checkpoint should look again, or nil to run it now: at once when the WAL holds
+    /// ``busyThreshold`` pages, else once the commits have paused for ``quietPeriod``.
+    static func nextLook(pages: Int32, lastCommit: DispatchTime, now: DispatchTime) -> DispatchTime? {
+        if pages >= busyThreshold { return nil }
+        let quietFrom = lastCommit + quietPeriod
+        return quietFrom > now ? quietFrom : nil
     }
 
     /// One passive checkpoint on a connection opened for it: it copies what readers no longer need and never
