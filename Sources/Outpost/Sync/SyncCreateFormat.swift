@@ -25,6 +25,8 @@ final class SyncCreateFormat: Sendable {
     let fields: [Field]
     /// The primary key's column and type (nil: the class has none, and `pk` is null).
     private let primaryKey: (column: Int, type: PropertyType)?
+    /// Whether the primary key is the `_id` property (always with sync): then `pk` is not written.
+    private let primaryKeyIsId: Bool
 
     init?(table: TableInfo) {
         guard !table.schema.isEmbedded else { return nil }
@@ -51,6 +53,7 @@ final class SyncCreateFormat: Sendable {
         primaryKey = table.primaryKeyProperty.flatMap { index in
             table.columnOfProperty[index].map { ($0, table.schema.properties[index].type) }
         }
+        primaryKeyIsId = primaryKey != nil && table.primaryKeyProperty.map { table.schema.properties[$0].name == "_id" } == true
     }
 
     /// Appends the object's `create` instruction.
@@ -65,6 +68,11 @@ final class SyncCreateFormat: Sendable {
                     Self.write(values[field.column], field.type, to: &out)
                 }
             }
+        }
+        // The key is left out when it is the `_id` field just written (`SyncInstruction.createOmitsPrimaryKey`).
+        if primaryKeyIsId {
+            out.append(contentsOf: #"},"op":"create"}"#.utf8)
+            return
         }
         out.append(contentsOf: #"},"op":"create","pk":"#.utf8)
         if let primaryKey {

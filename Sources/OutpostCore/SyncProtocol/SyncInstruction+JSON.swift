@@ -1,7 +1,8 @@
 extension SyncInstruction {
     /// The instruction as a JSON object: `{"op": …, "class": …, "pk": …, …}`.
     package var json: JSONValue {
-        var o: [String: JSONValue] = ["op": .string(op), "class": .string(className), "pk": primaryKey.extendedJSON]
+        var o: [String: JSONValue] = ["op": .string(op), "class": .string(className)]
+        if !createOmitsPrimaryKey { o["pk"] = primaryKey.extendedJSON }
         switch self {
         case .create(_, _, let fields): o["fields"] = fields.extendedJSON
         case .set(_, _, let f, let v): o["field"] = .string(f); o["value"] = v.extendedJSON
@@ -20,14 +21,28 @@ extension SyncInstruction {
         return .object(o)
     }
 
+    /// Whether the instruction is written without its `pk` (protocol 3): a `create` whose fields' `_id` is its
+    /// primary key, which readers take from there. A third of a new object's upload was its key written twice.
+    package var createOmitsPrimaryKey: Bool {
+        if case .create(_, let pk, let fields) = self, let id = fields["_id"] { return id == pk }
+        return false
+    }
+
     /// Reads an instruction; `path` names where it sits in the message for error texts.
     package init(json: JSONValue, path: String) throws(SyncProtocolError) {
         let r = try JSONFields(json, path: path)
         let op = try r.string("op")
         let className = try r.name("class")
+        if op == "create" {
+            // Protocol 3: a create without `pk` is addressed by its fields' `_id`.
+            let fields = try r.document("fields")
+            let pk: Value
+            if (try? r.raw("pk")) == nil, let id = fields["_id"] { pk = id } else { pk = try r.value("pk") }
+            self = .create(className: className, primaryKey: pk, fields: fields)
+            return
+        }
         let pk = try r.value("pk")
         switch op {
-        case "create": self = .create(className: className, primaryKey: pk, fields: try r.document("fields"))
         case "set": self = .set(className: className, primaryKey: pk, field: try r.name("field"), value: try r.value("value"))
         case "erase": self = .erase(className: className, primaryKey: pk)
         case "listInsert":

@@ -225,8 +225,10 @@ extension SyncInstruction {
         if let index { o.int("index", Int64(index), &out) }
         if let key { o.string("key", key, &out) }
         o.string("op", op, &out)
-        o.key("pk", &out)
-        primaryKey.writeExtendedJSON(to: &out)
+        if !createOmitsPrimaryKey {
+            o.key("pk", &out)
+            primaryKey.writeExtendedJSON(to: &out)
+        }
         if let to { o.int("to", Int64(to), &out) }
         if let value {
             o.key("value", &out)

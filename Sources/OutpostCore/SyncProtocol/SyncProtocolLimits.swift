@@ -19,5 +19,7 @@ public enum SyncProtocolLimits {
     /// The protocol version this implementation speaks. Version 2 sends a changeset larger than
     /// ``maxDownloadBytes`` in parts (docs/protocol.md, "Large downloads and uploads"); a client of version 1 would
     /// apply only the last part and move its cursor past the others, so the server refuses it at `bind` (105).
-    public static let protocolVersion = 2
+    /// Version 3 leaves out a `create`'s `pk` when it is the created fields' `_id` (``SyncInstruction/createOmitsPrimaryKey``);
+    /// a server of version 2 would refuse such a create, so a version 3 client binds with 3 and gets 105 there.
+    public static let protocolVersion = 3
 }

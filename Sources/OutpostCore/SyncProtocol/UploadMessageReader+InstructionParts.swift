@@ -41,7 +41,10 @@ extension UploadMessageReader {
 
         /// The instruction, or nil when a field it needs is missing or out of range.
         var instruction: SyncInstruction? {
-            guard let op, let c = className, JSONFields.isValidName(c), let pk = primaryKey else { return nil }
+            // Protocol 3: a create without `pk` is addressed by its fields' `_id`.
+            guard let op, let c = className, JSONFields.isValidName(c),
+                let pk = primaryKey ?? (op == "create" ? fields?["_id"] : nil)
+            else { return nil }
             switch op {
             case "create":
                 guard let fields else { return nil }

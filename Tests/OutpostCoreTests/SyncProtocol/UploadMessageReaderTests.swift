@@ -157,6 +157,37 @@ import Testing
             .set(className: "A", primaryKey: .objectId("0123456789abcdefabcdef01"), field: "f", value: .int(-120))])]))
     }
 
+    /// Protocol 3: a create whose `pk` is its fields' `_id` is written without `pk`, and both readers take the key
+    /// from `_id`; an explicit `pk` (also null) still wins, and a create with neither is refused by both.
+    @Test func aCreateWithoutPkIsAddressedByItsId() throws {
+        let id = Value.objectId("641382026852d9220b2e2bbf")
+        let create = SyncInstruction.create(className: "A", primaryKey: id, fields: ["_id": id, "n": .int(1)])
+        #expect(create.createOmitsPrimaryKey)
+        var bytes: [UInt8] = []
+        create.writeJSON(to: &bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains("\"pk\""), "\(text)")
+        #expect(create.json.text == text, "the tree writer leaves it out too")
+        let read = try #require(UploadMessageReader.message(Self.wrap(text)))
+        #expect(read == .upload(session: 1, changesets: [UploadChangeset(clientVersion: 1, lastServerVersion: 0, timestamp: 0, instructions: [create])]))
+        Self.check(Self.wrap(text), fast: true)
+        // Another key than `_id`, or none in the fields: written, as before.
+        for other in [SyncInstruction.create(className: "A", primaryKey: .int(5), fields: ["_id": id]),
+                      SyncInstruction.create(className: "A", primaryKey: .int(5), fields: ["n": .int(1)])] {
+            #expect(!other.createOmitsPrimaryKey)
+            var out: [UInt8] = []
+            other.writeJSON(to: &out)
+            #expect(String(decoding: out, as: UTF8.self).contains(#""pk":5"#))
+            Self.check(Self.wrap(String(decoding: out, as: UTF8.self)), fast: true)
+        }
+        // An explicit null key stays null; neither key nor `_id` is refused by both readers.
+        Self.check(Self.wrap(#"{"op":"create","class":"A","pk":null,"fields":{"_id":7}}"#), fast: true)
+        let refused = Self.check(Self.wrap(#"{"op":"create","class":"A","fields":{"n":1}}"#), fast: false)
+        if case .failure(let error) = refused { #expect(error.message.contains("pk")) } else { Issue.record("accepted a create without a key") }
+        // Other ops still need `pk`.
+        Self.check(Self.wrap(#"{"op":"erase","class":"A","fields":{"_id":7}}"#), fast: false)
+    }
+
     @Test func declinesWhatItDoesNotReadAndTheGeneralDecoderStillAccepts() throws {
         let accepted = [
             // Other message types.
