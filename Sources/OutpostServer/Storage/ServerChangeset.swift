@@ -68,6 +68,11 @@ public struct DocumentChange: Sendable, Hashable, Codable {
     /// it: storage then writes it as it is instead of writing the document again. Not part of the change's value
     /// (equality, hashing, `Codable`).
     package var afterText: String?
+    /// Set by writers that know `after` is a new document (`before` is nil) whose `_id` is the primary key and all of
+    /// whose fields changed (`changedFields` is `after.sortedKeys`): its stored text then leaves `primaryKey` and
+    /// `changedFields` out (almost half of a new object's history entry), and readers take them from `after`.
+    /// Not part of the change's value (equality, hashing, `Codable`).
+    package var isWholeNewDocument = false
 
     public init(collection: String, primaryKey: Value, before: Document?, after: Document?, changedFields: [String]) {
         self.collection = collection
@@ -82,6 +87,7 @@ public struct DocumentChange: Sendable, Hashable, Codable {
         self.init(collection: collection, primaryKey: primaryKey, before: nil, after: after,
                   changedFields: after.sortedKeys)
         afterText = text
+        isWholeNewDocument = after["_id"] == primaryKey
     }
 
     /// Whether the change created the document (it did not exist before and does after).
@@ -89,6 +95,25 @@ public struct DocumentChange: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case collection, primaryKey, before, after, changedFields
+    }
+
+    /// Reads both stored forms: the full one, and that of a new document without `primaryKey` and `changedFields`
+    /// (``isWholeNewDocument``), which come from `after`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        collection = try c.decode(String.self, forKey: .collection)
+        before = try c.decodeIfPresent(Document.self, forKey: .before)
+        after = try c.decodeIfPresent(Document.self, forKey: .after)
+        if !c.contains(.primaryKey), before == nil, let id = after?["_id"] {
+            primaryKey = id
+        } else {
+            primaryKey = try c.decode(Value.self, forKey: .primaryKey)
+        }
+        if !c.contains(.changedFields), before == nil, let after {
+            changedFields = after.sortedKeys
+        } else {
+            changedFields = try c.decode([String].self, forKey: .changedFields)
+        }
     }
 
     public static func == (lhs: DocumentChange, rhs: DocumentChange) -> Bool {

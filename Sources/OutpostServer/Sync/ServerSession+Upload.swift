@@ -190,6 +190,8 @@ extension ServerSession {
                 var change = DocumentChange(collection: key.collection, primaryKey: key.primaryKey, before: before,
                                             after: result.document, changedFields: result.changedFields)
                 change.afterText = text
+                // A new object's document is made with its key as `_id` and all its fields changed.
+                change.isWholeNewDocument = before == nil && result.document != nil
                 accepted.append(change)
             }
             let timestamp = Date(timeIntervalSince1970: Double(changeset.timestamp) / 1000)

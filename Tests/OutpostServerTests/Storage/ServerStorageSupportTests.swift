@@ -28,6 +28,36 @@ import Testing
         #expect(try StorageCoding.decode(ServerChangesetDraft.self, from: try plain.storageText(), what: "changeset") == plain)
     }
 
+    /// A new document's change is stored without its key and changed fields (its `_id` and keys), and both readers
+    /// take them from `after`; the same change without the mark, and a document whose `_id` is not the key, keep
+    /// them.
+    @Test func aNewDocumentIsStoredWithoutItsKeyAndChangedFields() throws {
+        let after: Document = ["_id": .objectId(.generate()), "n": .int(5), "name": .string("object 5")]
+        var marked = DocumentChange(collection: "Item", primaryKey: after["_id"]!, before: nil, after: after,
+                                    changedFields: after.sortedKeys)
+        marked.isWholeNewDocument = true
+        let unmarked = DocumentChange(collection: "Item", primaryKey: .int(7), before: nil, after: ["_id": .int(7)],
+                                      changedFields: ["_id"])
+        let inserted = DocumentChange(collection: "Item", primaryKey: after["_id"]!, inserted: after, text: after.extendedJSONText)
+        let otherKey = DocumentChange(collection: "Item", primaryKey: .int(1), inserted: ["_id": .int(2)], text: #"{"_id":2}"#)
+        #expect(inserted.isWholeNewDocument && !otherKey.isWholeNewDocument)
+        let draft = ServerChangesetDraft(originFileIdent: 3, originClientVersion: 9, timestamp: Date(timeIntervalSinceReferenceDate: 12),
+                                         changes: [marked, unmarked, inserted, otherKey])
+        let text = try draft.storageText()
+        #expect(text.components(separatedBy: #""primaryKey""#).count - 1 == 2, "\(text)")
+        #expect(text.components(separatedBy: #""changedFields""#).count - 1 == 2, "\(text)")
+        let direct = try #require(ServerChangesetDraft.read(storageText: text))
+        #expect(direct == draft)
+        #expect(direct.changes.map(\.isWholeNewDocument) == [true, false, true, false])
+        #expect(try StorageCoding.decode(ServerChangesetDraft.self, from: text, what: "changeset") == draft)
+        #expect(try direct.storageText() == text, "written again, the same text")
+        // Only a new document's change may leave them out.
+        for bad in [#"{"changes":[{"before":{"_id":1},"collection":"C"}],"originClientVersion":1,"originFileIdent":0,"timestamp":1}"#,
+                    #"{"changes":[{"after":{"n":1},"changedFields":["n"],"collection":"C"}],"originClientVersion":1,"originFileIdent":0,"timestamp":1}"#] {
+            #expect(throws: StorageError.self) { try ServerChangesetDraft.fromStorageText(bad) }
+        }
+    }
+
     /// Stored changesets are read without `JSONDecoder` (`ServerChangesetDraft.fromStorageText`) as the `Codable`
     /// decoder reads them: 400 seeded random changesets over every value kind, nested documents and arrays,
     /// escapes, integral and fractional doubles and timestamps.
@@ -139,8 +169,9 @@ import Testing
                                   "timestamp": .date(Date(timeIntervalSince1970: 1_700_000_000.123)), "data": .null]
         let withText = DocumentChange(collection: "AuditEvent", primaryKey: document["_id"]!, inserted: document,
                                       text: document.extendedJSONText)
-        let plain = DocumentChange(collection: "AuditEvent", primaryKey: document["_id"]!, before: nil, after: document,
+        var plain = DocumentChange(collection: "AuditEvent", primaryKey: document["_id"]!, before: nil, after: document,
                                    changedFields: document.sortedKeys)
+        plain.isWholeNewDocument = true  // as the inserted change is: a new document keyed by its `_id`
         #expect(withText == plain && withText.hashValue == plain.hashValue)
         let time = Date(timeIntervalSinceReferenceDate: 12.5)
         let text = try ServerChangesetDraft(timestamp: time, changes: [withText, withText]).storageText()

@@ -101,16 +101,7 @@ extension ServerChangesetDraft {
 extension DocumentChange {
     /// A change as ``writeStorageJSON(to:collection:)`` writes it; nil for any other shape.
     fileprivate static func read(_ json: JSONValue) -> DocumentChange? {
-        guard case .object(let fields) = json, case .string(let collection)? = fields["collection"],
-            let key = fields["primaryKey"], let primaryKey = try? Value(extendedJSON: key),
-            case .array(let names)? = fields["changedFields"]
-        else { return nil }
-        var changedFields: [String] = []
-        changedFields.reserveCapacity(names.count)
-        for name in names {
-            guard case .string(let field) = name else { return nil }
-            changedFields.append(field)
-        }
+        guard case .object(let fields) = json, case .string(let collection)? = fields["collection"] else { return nil }
         var before: Document?, after: Document?
         if let json = fields["before"] {
             guard let document = try? Document(extendedJSON: json) else { return nil }
@@ -120,9 +111,33 @@ extension DocumentChange {
             guard let document = try? Document(extendedJSON: json) else { return nil }
             after = document
         }
-        guard fields.count == 3 + (before == nil ? 0 : 1) + (after == nil ? 0 : 1) else { return nil }
-        return DocumentChange(collection: collection, primaryKey: primaryKey, before: before, after: after,
-                              changedFields: changedFields)
+        // A new document's stored form leaves out its key and changed fields (`isWholeNewDocument`).
+        let primaryKey: Value
+        if let key = fields["primaryKey"] {
+            guard let value = try? Value(extendedJSON: key) else { return nil }
+            primaryKey = value
+        } else {
+            guard before == nil, let id = after?["_id"] else { return nil }
+            primaryKey = id
+        }
+        var changedFields: [String] = []
+        if let list = fields["changedFields"] {
+            guard case .array(let names) = list else { return nil }
+            changedFields.reserveCapacity(names.count)
+            for name in names {
+                guard case .string(let field) = name else { return nil }
+                changedFields.append(field)
+            }
+        } else {
+            guard before == nil, let after else { return nil }
+            changedFields = after.sortedKeys
+        }
+        let stated = (fields["primaryKey"] == nil ? 0 : 1) + (fields["changedFields"] == nil ? 0 : 1)
+        guard fields.count == 1 + stated + (before == nil ? 0 : 1) + (after == nil ? 0 : 1) else { return nil }
+        var change = DocumentChange(collection: collection, primaryKey: primaryKey, before: before, after: after,
+                                    changedFields: changedFields)
+        change.isWholeNewDocument = stated == 0
+        return change
     }
 
     /// The change as its `Codable` form would encode it (documents and values as Extended JSON), keys sorted. The
@@ -137,17 +152,23 @@ extension DocumentChange {
             o.key(fixed: "before", &out)
             before.writeExtendedJSON(to: &out)
         }
-        o.key(fixed: "changedFields", &out)
-        out.append(0x5B)
-        for i in changedFields.indices {
-            if i > 0 { out.append(0x2C) }
-            JSONValue.writeString(changedFields[i], to: &out)
+        // A new document's key and changed fields are its `_id` and keys: left out (``isWholeNewDocument``).
+        let compact = isWholeNewDocument && before == nil && after != nil
+        if !compact {
+            o.key(fixed: "changedFields", &out)
+            out.append(0x5B)
+            for i in changedFields.indices {
+                if i > 0 { out.append(0x2C) }
+                JSONValue.writeString(changedFields[i], to: &out)
+            }
+            out.append(0x5D)
         }
-        out.append(0x5D)
         o.key(fixed: "collection", &out)
         name.write(collection, to: &out)
-        o.key(fixed: "primaryKey", &out)
-        primaryKey.writeExtendedJSON(to: &out)
+        if !compact {
+            o.key(fixed: "primaryKey", &out)
+            primaryKey.writeExtendedJSON(to: &out)
+        }
         o.end(&out)
     }
 }
@@ -172,10 +193,11 @@ extension DocumentChange {
     /// The change as a `JSONValue` tree (the reference form ``writeStorageJSON(to:collection:)`` must equal byte for
     /// byte).
     package var storageJSON: JSONValue {
-        var fields: [String: JSONValue] = [
-            "collection": .string(collection), "primaryKey": primaryKey.extendedJSON,
-            "changedFields": .array(changedFields.map { .string($0) }),
-        ]
+        var fields: [String: JSONValue] = ["collection": .string(collection)]
+        if !(isWholeNewDocument && before == nil && after != nil) {
+            fields["primaryKey"] = primaryKey.extendedJSON
+            fields["changedFields"] = .array(changedFields.map { .string($0) })
+        }
         if let before { fields["before"] = before.extendedJSON }
         if let after { fields["after"] = after.extendedJSON }
         return .object(fields)
