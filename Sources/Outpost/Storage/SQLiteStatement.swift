@@ -35,18 +35,8 @@ final class SQLiteStatement {
         case .integer(let v): sqlite3_bind_int64(handle, index, v)
         case .real(let v): sqlite3_bind_double(handle, index, v)
         case .text(let v):
-            // Bound with its byte count: as a C string it ended at the first NUL, and a string holding one was
-            // stored cut short.
             var text = v
-            text.withUTF8 { utf8 in
-                guard let base = utf8.baseAddress else {
-                    _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)  // a nil pointer would bind NULL
-                    return
-                }
-                base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                    _ = sqlite3_bind_text(handle, index, $0, Int32(utf8.count), sqliteTransient)
-                }
-            }
+            text.withUTF8 { bindText($0, at: index) }
         case .blob(let v) where v.isEmpty:
             sqlite3_bind_zeroblob(handle, index, 0)  // a nil pointer would bind NULL
         case .blob(let v):
@@ -88,17 +78,20 @@ final class SQLiteStatement {
         reset()
         bind(values)
         defer { sqlite3_reset(handle) }
-        let index = Int32(values.count + 1)
-        utf8.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress else {
-                _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-                return
-            }
-            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), sqliteTransient)
-            }
-        }
+        utf8.withUnsafeBufferPointer { bindText($0, at: Int32(values.count + 1)) }
         while try step() {}
+    }
+
+    /// Binds UTF-8 bytes as text with their byte count: as a C string the text ended at the first NUL, and a
+    /// string holding one was stored cut short.
+    private func bindText(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int32) {
+        guard let base = utf8.baseAddress else {
+            _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)  // a nil pointer would bind NULL
+            return
+        }
+        base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+            _ = sqlite3_bind_text(handle, index, $0, Int32(utf8.count), sqliteTransient)
+        }
     }
 
     var columnCount: Int32 { sqlite3_column_count(handle) }

@@ -212,16 +212,18 @@ extension SQLiteStorage {
     ///
     /// Keys sorting after the collection's largest stored key are not looked up: no document has them. New objects
     /// whose keys grow (ObjectIds made by one client, counters) cost one index seek per upload that way, instead of
-    /// a lookup per object.
+    /// a lookup per object. A single key is looked up as it is (the largest key would be a second read).
     func documents(appId: String, collection: String, keys: [String]) async throws -> [String: Document] {
-        guard !keys.isEmpty else { return [:] }
-        let largest = try readNow("read the largest key") { db in
-            try String.fetchOne(
-                db.cachedStatement(sql: "SELECT MAX(pk_key) FROM documents WHERE app = ? AND collection = ?"),
-                arguments: [appId, collection])
+        var keys = keys
+        if keys.count > 1 {
+            let largest = try readNow("read the largest key") { db in
+                try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT MAX(pk_key) FROM documents WHERE app = ? AND collection = ?"),
+                    arguments: [appId, collection])
+            }
+            guard let largest else { return [:] }
+            keys.removeAll { Self.sortsAfter($0, largest) }
         }
-        guard let largest else { return [:] }
-        let keys = keys.filter { !Self.sortsAfter($0, largest) }
         guard !keys.isEmpty else { return [:] }
         // The keys as one JSON array, written directly (a batch's thousands of keys, for every upload).
         var keyJSON: [UInt8] = []

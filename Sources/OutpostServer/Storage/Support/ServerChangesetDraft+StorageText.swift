@@ -152,8 +152,7 @@ extension DocumentChange {
             o.key(fixed: "before", &out)
             before.writeExtendedJSON(to: &out)
         }
-        // A new document's key and changed fields are its `_id` and keys: left out (``isWholeNewDocument``).
-        let compact = isWholeNewDocument && before == nil && after != nil
+        let compact = isStoredCompactly
         if !compact {
             o.key(fixed: "changedFields", &out)
             out.append(0x5B)
@@ -190,11 +189,15 @@ private struct CollectionName {
 }
 
 extension DocumentChange {
+    /// Whether the stored text leaves out the key and changed fields: a new document's are its `_id` and keys
+    /// (``isWholeNewDocument``), which readers take from `after`.
+    fileprivate var isStoredCompactly: Bool { isWholeNewDocument && before == nil && after != nil }
+
     /// The change as a `JSONValue` tree (the reference form ``writeStorageJSON(to:collection:)`` must equal byte for
     /// byte).
     package var storageJSON: JSONValue {
         var fields: [String: JSONValue] = ["collection": .string(collection)]
-        if !(isWholeNewDocument && before == nil && after != nil) {
+        if !isStoredCompactly {
             fields["primaryKey"] = primaryKey.extendedJSON
             fields["changedFields"] = .array(changedFields.map { .string($0) })
         }
