@@ -66,13 +66,20 @@ extension RealmInstance {
     ///
     /// - Parameter rejections: the refused writes (by client version) whose revert this download applies, recorded
     ///   with it (``SyncStore/recordRejections(_:_:)``).
+    /// - Parameter finishesReset: the download completes a client reset (``syncBeginClientReset(_:)``): it holds the
+    ///   server's whole data for the file, so what else the file holds goes, except the objects created by the queued
+    ///   transactions (all of them, acknowledged by this download or not: their objects may be missing from it),
+    ///   and the reset's mark is cleared.
     func syncApplyDownload(_ changesets: [DownloadChangeset], cursor: DownloadCursor, uploadAck: Int64,
-                           bootstrappedQueryVersion: Int64?, rejections: [(Int64, [RejectedUpdate])] = []) throws -> SyncDownloadReport {
+                           bootstrappedQueryVersion: Int64?, rejections: [(Int64, [RejectedUpdate])] = [],
+                           finishesReset: Bool = false) throws -> SyncDownloadReport {
         var report = SyncDownloadReport()
         syncRecorder?.isApplyingDownload = true
         defer { syncRecorder?.isApplyingDownload = false }
         try beginWrite()
         do {
+            let queuedBeforeAck = finishesReset
+                ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: 0)) : nil
             try SyncStore.acknowledge(connection, through: uploadAck)
             // Read only for a download with instructions: an acknowledgement alone (the usual answer to an upload)
             // must not re-read every queued transaction — that made uploading many transactions quadratic.
@@ -80,7 +87,7 @@ extension RealmInstance {
                 ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: uploadAck))
                 : PendingLocalChanges([])
             // A bootstrap holds every object of the new view: what else the file holds goes (see `syncSweep`).
-            var sweep = bootstrappedQueryVersion == nil ? nil : BootstrapSweep(tables: syncTablesHoldingObjects())
+            var sweep = bootstrappedQueryVersion == nil && !finishesReset ? nil : BootstrapSweep(tables: syncTablesHoldingObjects())
             var newRows = SyncNewRows(capacity: changesets.reduce(0) { $0 + $1.instructions.count })
             for changeset in changesets {
                 for instruction in changeset.instructions {
@@ -117,11 +124,13 @@ extension RealmInstance {
                     }
                 }
             }
-            if let sweep, let q = bootstrappedQueryVersion {
-                for removed in syncSweep(sweep, keeping: pending) {
-                    report.kept.append("query version \(q): \(removed) removed (not in the bootstrap)")
+            if let sweep {
+                let what = bootstrappedQueryVersion.map { "query version \($0)" } ?? "client reset"
+                for removed in syncSweep(sweep, keeping: queuedBeforeAck ?? pending) {
+                    report.kept.append("\(what): \(removed) removed (not in the bootstrap)")
                 }
             }
+            if finishesReset { try connection.execute("DELETE FROM __outpost_sync_meta WHERE key = 'clientReset'") }
             try SyncStore.setCursor(connection, cursor)
             if !rejections.isEmpty { try SyncStore.recordRejections(connection, rejections) }
             if let q = bootstrappedQueryVersion {

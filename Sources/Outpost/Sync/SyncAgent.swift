@@ -9,6 +9,9 @@ actor SyncAgent {
 
     let path: String
     let sync: SyncConfiguration
+    /// The app's configuration of the file, for the client-reset callbacks' Realms (without initial subscriptions:
+    /// opening them must not write).
+    private let callbackConfiguration: Realm.Configuration
     let database: SyncDatabase
     let tracker: SubscriptionTracker
     nonisolated let sessionNumber: Int
@@ -47,6 +50,10 @@ actor SyncAgent {
     /// Rejected writes reported so far, by client version, for `verdict(forTransaction:)`.
     private var rejections: [Int64: [CompensatingWriteInfo]] = [:]
     private var verdictWaiters: [(version: Int64, continuation: CheckedContinuation<SyncSession.WriteVerdict, Error>)] = []
+    /// A client reset under way (see ``clientReset(_:_:)``).
+    private var reset: ResetProgress?
+    /// The next connection starts at once, without a backoff delay (a client reset closed the last one).
+    private var skipBackoff = false
 
     private static let counter = SyncCounter()
 
@@ -56,6 +63,10 @@ actor SyncAgent {
         self.sync = sync
         self.tracker = tracker
         self.session = session
+        var callbackConfiguration = realmConfiguration
+        callbackConfiguration.syncConfiguration?.initialSubscriptions = nil
+        callbackConfiguration.syncConfiguration?.rerunOnOpen = false
+        self.callbackConfiguration = callbackConfiguration
         database = SyncDatabase(configuration: realmConfiguration)
         sessionNumber = SyncAgent.counter.next()
         fileLock = SyncFileLock(realmPath: path)
@@ -110,7 +121,7 @@ actor SyncAgent {
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
         try await withCheckedThrowingContinuation { continuation in
             downloadWaiters.append(continuation)
-            if connection != nil, fileIdent != nil { sendMark(.download) }
+            if connection != nil, fileIdent != nil, reset == nil { sendMark(.download) }
         }
     }
 
@@ -161,6 +172,10 @@ actor SyncAgent {
             connection = nil
             session?.setConnectionState(.disconnected)
             if Task.isCancelled || isInvalid { break }
+            if skipBackoff {
+                skipBackoff = false
+                continue
+            }
             let delay = SyncBackoff.delay(attempt: failedAttempts)
             failedAttempts += 1
             let sleep = Task<Void, Never> { _ = try? await Task.sleep(for: delay) }
@@ -235,6 +250,16 @@ actor SyncAgent {
             rejections[version] = updates.map(Self.compensatingWriteInfo)
         }
         fileIdent = snapshot.fileIdent
+        if let plan = snapshot.clientReset {
+            // Begun on an earlier connection, or before a restart. A flexible-sync file waits for the bootstrap of
+            // the subscription set it sends again; any other collects the downloads until it has caught up.
+            var progress = reset ?? ResetProgress(plan: plan, before: nil)
+            progress.awaitsBootstrap = sync.enableFlexibleSync && !snapshot.pendingSubscriptions.isEmpty
+            progress.buffered = []
+            reset = progress
+        } else {
+            reset = nil
+        }
         uploadAck = max(uploadAck, snapshot.uploadAck)
         downloadedServerVersion = snapshot.cursor.serverVersion
         lastSentClientVersion = snapshot.uploadAck
@@ -304,7 +329,7 @@ actor SyncAgent {
     /// Once the file has its identity: ask for the download marks waiters need, and upload.
     private func afterIdent() async throws {
         guard let conn = connection else { return }
-        if !downloadWaiters.isEmpty { sendMark(.download) }
+        if !downloadWaiters.isEmpty && reset == nil { sendMark(.download) }
         try await pump(conn)
     }
 
@@ -325,7 +350,7 @@ actor SyncAgent {
             try await database.perform { try $0.syncSetIdent(fileIdent: ident, salt: salt) }
             fileIdent = ident
             try await afterIdent()
-        case .download(_, let cursor, _, let ack, let queryVersion, let batch, let changesets):
+        case .download(_, let cursor, let latest, let ack, let queryVersion, let batch, let changesets):
             failedAttempts = 0
             switch batch {
             case .moreToCome:
@@ -343,7 +368,9 @@ actor SyncAgent {
                 let all = bootstrap + changesets
                 bootstrap = []
                 isBootstrapping = false
-                try await apply(all, cursor: cursor, ack: ack, bootstrapped: queryVersion)
+                let finishesReset = reset?.awaitsBootstrap == true
+                try await apply(all, cursor: cursor, ack: ack, bootstrapped: queryVersion, finishesReset: finishesReset)
+                if finishesReset { finishReset() }
                 tracker.set(queryVersion, .awaitingMark)
                 sendMark(.query(queryVersion))
                 try await pump(conn)
@@ -351,7 +378,18 @@ actor SyncAgent {
                 let all = bootstrap + changesets
                 bootstrap = []
                 isBootstrapping = false
-                try await apply(all, cursor: cursor, ack: ack, bootstrapped: nil)
+                if var progress = reset, !progress.awaitsBootstrap {
+                    // A client reset without a bootstrap: the downloads since version 0 are the server's data, applied
+                    // together once they reach the latest version.
+                    progress.buffered += all
+                    reset = progress
+                    if cursor.serverVersion >= latest {
+                        try await apply(progress.buffered, cursor: cursor, ack: ack, bootstrapped: nil, finishesReset: true)
+                        finishReset()
+                    }
+                } else {
+                    try await apply(all, cursor: cursor, ack: ack, bootstrapped: nil)
+                }
                 try await pump(conn)
             }
         case .mark(_, let requestId, _):
@@ -380,7 +418,8 @@ actor SyncAgent {
         }
     }
 
-    private func apply(_ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, bootstrapped: Int64?) async throws {
+    private func apply(_ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, bootstrapped: Int64?,
+                       finishesReset: Bool = false) async throws {
         // The rejections whose revert this download applies are recorded with it: `verdict(forTransaction:)`
         // answers from the file after a restart (it answered `.accepted` before).
         let rejected = pendingCompensations.compactMap { info -> (Int64, [RejectedUpdate])? in
@@ -390,7 +429,7 @@ actor SyncAgent {
         }
         let report = try await database.perform {
             try $0.syncApplyDownload(changesets, cursor: cursor, uploadAck: ack, bootstrappedQueryVersion: bootstrapped,
-                                     rejections: rejected)
+                                     rejections: rejected, finishesReset: finishesReset)
         }
         let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
         for p in report.problems { manager.log(.warn, "\(prefix) could not apply a downloaded change to \(p)") }
@@ -473,6 +512,10 @@ actor SyncAgent {
             reportCompensations()
             return
         }
+        if ClientResetPlan.isRequested(by: info) {
+            try await clientReset(info, conn)
+            return
+        }
         if info.tryAgain && !info.shouldClientReset {
             conn.close()
             return
@@ -485,6 +528,93 @@ actor SyncAgent {
         failWaiters(error)
         tracker.failAll(info.message)
         conn.close()
+    }
+
+    // MARK: Client reset
+
+    /// A client reset under way: the plan, the frozen Realm from before it (for `afterReset`), and — for a file
+    /// that does not wait for a bootstrap — the downloads collected until the session has caught up.
+    private struct ResetProgress {
+        var plan: ClientResetPlan
+        var before: UncheckedSendable<Realm>?
+        var awaitsBootstrap = false
+        var buffered: [DownloadChangeset] = []
+    }
+
+    /// The server asked for a client reset (docs/sync-client.md, "Client reset"). Automatic modes: `beforeReset`
+    /// gets a frozen Realm of the data as it is; the file then forgets its server identity in one transaction (and
+    /// with `.discard`, its upload queue), and the session binds again at once as a new file. The server's data
+    /// replaces the local data when it has arrived (``finishReset()``); with `.recover`, the queued transactions are
+    /// uploaded again on top. `.manual` reports `.clientResetError` with a backup path and stops.
+    private func clientReset(_ info: SyncErrorInfo, _ conn: SyncConnection) async throws {
+        let plan = ClientResetPlan(mode: sync.clientResetMode, info: info)
+        let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
+        guard plan != .manual else {
+            manualClientReset(info, conn)
+            return
+        }
+        manager.log(.info, "\(prefix) client reset, \(plan == .recover ? "recovering" : "discarding") unsynced changes: \(info.message)")
+        let callbacks = sync.clientResetMode.callbacks
+        var before: UncheckedSendable<Realm>?
+        if callbacks.before != nil || callbacks.after != nil {
+            before = await onCallbackQueue { [callbackConfiguration, manager] in
+                (try? Realm(configuration: callbackConfiguration, queue: manager.callbackQueue)).map { UncheckedSendable($0.freeze()) }
+            }
+        }
+        if let beforeReset = callbacks.before, let before {
+            let call = UncheckedSendable { beforeReset(before.value) }
+            await onCallbackQueue { call.value() }
+        }
+        try await database.perform { try $0.syncBeginClientReset(plan) }
+        reset = ResetProgress(plan: plan, before: before)
+        if plan == .discard {
+            uploadAck = max(uploadAck, try await database.perform { try SyncStore.integer($0.connection, "uploadAck") ?? 0 })
+            resumeUploadWaiters()
+        }
+        skipBackoff = true
+        conn.close()
+    }
+
+    /// The reset's download has been applied: `afterReset` gets the frozen Realm from before and a live one, and
+    /// the download waiters get their mark.
+    private func finishReset() {
+        guard let progress = reset else { return }
+        reset = nil
+        manager.log(.info, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: client reset complete")
+        if !downloadWaiters.isEmpty { sendMark(.download) }
+        guard let afterReset = sync.clientResetMode.callbacks.after else { return }
+        let call = UncheckedSendable { [callbackConfiguration, manager] in
+            guard let after = try? Realm(configuration: callbackConfiguration, queue: manager.callbackQueue) else { return }
+            afterReset(progress.before?.value ?? after.freeze(), after)
+        }
+        manager.callbackQueue.async { call.value() }
+    }
+
+    /// `.manual`: reports `.clientResetError` (to the mode's handler, else the manager's) with the path the file
+    /// will be moved to, and stops the session for good.
+    private func manualClientReset(_ info: SyncErrorInfo, _ conn: SyncConnection) {
+        isInvalid = true
+        session?.setState(.invalid)
+        let token = SyncError.ActionToken(originalPath: path, backupPath: ClientResetBackup.path(for: path))
+        let error = SyncError(.clientResetError, info.message, serverLogURL: info.logURL.flatMap(URL.init(string:)),
+                              protocolErrorCode: info.code.rawValue, isFatal: true, actionToken: token)
+        if let handler = sync.clientResetMode.manualErrorHandler {
+            let call = UncheckedSendable { [session] in handler(error, session) }
+            manager.callbackQueue.async { call.value() }
+        } else {
+            report(error)
+        }
+        failWaiters(error)
+        tracker.failAll(info.message)
+        conn.close()
+    }
+
+    /// Runs `body` on the manager's callback queue and returns its result.
+    private func onCallbackQueue<T>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            let result = UncheckedSendable(continuation)
+            manager.callbackQueue.async { result.value.resume(returning: UncheckedSendable(body()).value) }
+        }
     }
 
     private func report(_ error: SyncError) {
@@ -584,8 +714,7 @@ extension SyncError.Code {
         case 206: self = .permissionDeniedError
         case 231: self = .writeRejected
         case 226: self = .invalidFlexibleSyncSubscriptions
-        case 208, 209, 210, 211, 217, 222: self = .clientResetError
-        default: self = clientReset ? .clientResetError : .clientSessionError
+        default: self = clientReset || SyncErrorCode(rawValue: code).requiresClientReset ? .clientResetError : .clientSessionError
         }
     }
 }

@@ -49,6 +49,9 @@ public enum ClientResetMode: @unchecked Sendable {
     case recoverOrDiscardUnsyncedChanges(beforeReset: ((Realm) -> Void)? = nil, afterReset: ((Realm, Realm) -> Void)? = nil)
     /// Replace the local file with the server's copy, dropping unsynced local changes.
     case discardUnsyncedChanges(beforeReset: ((Realm) -> Void)? = nil, afterReset: ((Realm, Realm) -> Void)? = nil)
+    /// The former name of `.discardUnsyncedChanges`.
+    @available(*, deprecated, renamed: "discardUnsyncedChanges")
+    case discardLocal(beforeReset: ((Realm) -> Void)? = nil, afterReset: ((Realm, Realm) -> Void)? = nil)
     /// Report the reset to `errorHandler` (or the sync manager's) and let the app handle it.
     case manual(errorHandler: ((SyncError, SyncSession?) -> Void)? = nil)
 }

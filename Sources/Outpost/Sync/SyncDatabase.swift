@@ -58,6 +58,8 @@ struct SyncFileSnapshot: Sendable {
     /// Subscription sets not complete yet, oldest first.
     var pendingSubscriptions: [SubscriptionQuery]
     var subscriptionStates: [Int64: SubscriptionSetState]
+    /// A client reset under way (``RealmInstance/syncBeginClientReset(_:)``), resumed on this connection.
+    var clientReset: ClientResetPlan?
 }
 
 extension RealmInstance {
@@ -85,7 +87,8 @@ extension RealmInstance {
             fileIdent: try SyncStore.integer(c, "fileIdent"), salt: try SyncStore.integer(c, "salt"),
             cursor: try SyncStore.cursor(c), uploadAck: try SyncStore.integer(c, "uploadAck") ?? 0,
             lastClientVersion: try SyncStore.lastClientVersion(c), activeSubscriptions: active,
-            pendingSubscriptions: pending, subscriptionStates: states)
+            pendingSubscriptions: pending, subscriptionStates: states,
+            clientReset: try SyncStore.integer(c, "clientReset").map { $0 == ClientResetPlan.discard.storedValue ? .discard : .recover })
     }
 
     /// Every stored subscription set's state (read while another process syncs the file).

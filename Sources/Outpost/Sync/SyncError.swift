@@ -30,15 +30,18 @@ public struct SyncError: Error, CustomNSError, LocalizedError, CustomStringConve
     public let protocolErrorCode: Int?
     /// Whether the error stopped the session for good (it is `.invalid` afterwards).
     public let isFatal: Bool
+    /// For a manual client reset: where the file goes (``clientResetInfo()``).
+    let actionToken: ActionToken?
 
     init(_ code: Code, _ message: String, compensatingWriteInfo: [CompensatingWriteInfo]? = nil, serverLogURL: URL? = nil,
-         protocolErrorCode: Int? = nil, isFatal: Bool = false) {
+         protocolErrorCode: Int? = nil, isFatal: Bool = false, actionToken: ActionToken? = nil) {
         self.code = code
         self.message = message
         self.compensatingWriteInfo = compensatingWriteInfo
         self.serverLogURL = serverLogURL
         self.protocolErrorCode = protocolErrorCode
         self.isFatal = isFatal
+        self.actionToken = actionToken
     }
 
     public static var errorDomain: String { "io.realm.sync" }
@@ -47,6 +50,7 @@ public struct SyncError: Error, CustomNSError, LocalizedError, CustomStringConve
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let compensatingWriteInfo { info["Compensating Write Info"] = compensatingWriteInfo }
         if let serverLogURL { info["Server Log URL"] = serverLogURL }
+        if let actionToken { info["recovered_realm_location_path"] = actionToken.backupPath }
         return info
     }
     public var errorDescription: String? { message }

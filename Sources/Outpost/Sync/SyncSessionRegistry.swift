@@ -42,6 +42,12 @@ final class SyncSessionRegistry: @unchecked Sendable {
         session.agent.localChange()
     }
 
+    /// Forgets the session of `path` (a file moved away by a manual client reset): the next open starts a new one.
+    func forget(path: String) {
+        let session = lock.withLock { sessions.removeValue(forKey: path) }
+        session?.suspend()
+    }
+
     /// Stops and forgets every session of a user (log out, remove).
     func stopSessions(userId: String) async {
         let stopping: [SyncSession] = lock.withLock {

@@ -24,6 +24,10 @@ public struct SyncErrorCode: RawRepresentable, Hashable, Sendable, Codable, Cust
     /// True for codes 100–199, which close the whole connection.
     public var isConnectionLevel: Bool { (100..<200).contains(rawValue) }
 
+    /// True for the codes after which the client must reset its file (the original's 208, 209, 210, 211, 217 and
+    /// 222): the server sends them with the `ClientReset` action.
+    public var requiresClientReset: Bool { [208, 209, 210, 211, 217, 222].contains(rawValue) }
+
     // Connection level.
     public static let connectionClosed = Self(rawValue: 100)
     public static let otherError = Self(rawValue: 101)

@@ -51,6 +51,13 @@ extension ServerSession {
         uploadAck = try await engine.storage.transaction(appId: user.appId) { [fileIdent = self.fileIdent] tx in
             try await tx.integratedClientVersion(fileIdent: fileIdent)
         }
+        // The client was told its uploads up to this version were integrated: a server without them (restored from
+        // an earlier backup) must not take later ones as if nothing were missing.
+        guard cursor.clientVersion <= uploadAck else {
+            throw SyncProtocolError(.badClientVersion,
+                "Bad client version: the file's uploads were acknowledged up to client version \(cursor.clientVersion) but the "
+                + "server has integrated them up to \(uploadAck)")
+        }
         isBound = true
         await engine.hub.register(appId: user.appId, waker)
         logger.debug("bound file \(self.fileIdent) at server version \(cursor.serverVersion)")

@@ -245,9 +245,12 @@ final class ServerSession: @unchecked Sendable {
     func fail(_ error: SyncProtocolError) async {
         hasFailed = true
         let transient = error.code == .otherSessionError
+        // The file's state does not match the server's (its identity, download cursor or upload acknowledgement is
+        // unknown here, as after a restore from a backup): the client must reset it, as the original asks.
+        let reset = error.code.requiresClientReset
         let info = SyncErrorInfo(
             session: id, code: error.code, message: error.message, tryAgain: transient,
-            action: transient ? .transient : .applicationBug)
+            action: reset ? .clientReset : transient ? .transient : .applicationBug, shouldClientReset: reset)
         logger.warning("sync session error \(error.code.rawValue): \(error.message)")
         await engine.log(appId: user.appId, kind: "sync", level: "warning", "session error \(error.code.rawValue): \(error.message)")
         await writer.send(.error(info))

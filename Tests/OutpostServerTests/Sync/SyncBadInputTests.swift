@@ -186,7 +186,28 @@ import Testing
                 #expect(try await Self.connectionError(thief).code == .userMismatch)
                 let guesser = InMemorySyncConnection(handler: engine, user: Self.user)
                 guesser.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt + 1, cursor: .start, subscriptions: nil))
-                #expect(try await Self.connectionError(guesser).code == .badClientFileIdent)
+                let unknown = try await Self.connectionError(guesser)
+                #expect(unknown.code == .badClientFileIdent)
+                #expect(unknown.action == .clientReset && unknown.shouldClientReset && !unknown.tryAgain)
+
+                // A file that downloaded more than the server has, or whose uploads were acknowledged further than
+                // the server integrated them (a server restored from an earlier backup), must reset (209, 210).
+                let ahead = InMemorySyncConnection(handler: engine, user: Self.user)
+                ahead.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt,
+                                 cursor: DownloadCursor(serverVersion: 99, clientVersion: 2), subscriptions: nil))
+                let aheadError = try await Self.connectionError(ahead)
+                #expect(aheadError.code == .badServerVersion)
+                #expect(aheadError.message.contains("99"))
+                #expect(aheadError.action == .clientReset && aheadError.shouldClientReset)
+                let acknowledgedFurther = InMemorySyncConnection(handler: engine, user: Self.user)
+                acknowledgedFurther.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt,
+                                               cursor: DownloadCursor(serverVersion: 2, clientVersion: 5), subscriptions: nil))
+                let versionError = try await Self.connectionError(acknowledgedFurther)
+                #expect(versionError.code == .badClientVersion)
+                #expect(versionError.message == "Bad client version: the file's uploads were acknowledged up to client version 5 "
+                    + "but the server has integrated them up to 2")
+                #expect(versionError.action == .clientReset && versionError.shouldClientReset)
+                #expect(try await storage.latestServerVersion(appId: "seed-app") == 2)
                 await second.close()
             }
         }
