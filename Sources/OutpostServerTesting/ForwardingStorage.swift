@@ -64,6 +64,11 @@ open class ForwardingStorage: ServerStorage, @unchecked Sendable {  // subclasse
     open func setSetting(appId: String, key: String, value: Value) async throws {
         try await base.setSetting(appId: appId, key: key, value: value)
     }
+    open func updateSetting(
+        appId: String, key: String, _ update: @escaping @Sendable (Value?) throws -> Value?
+    ) async throws -> Value? {
+        try await base.updateSetting(appId: appId, key: key, update)
+    }
     open func appendLog(_ record: LogRecord) async throws { try await base.appendLog(record) }
     open func deleteLogs(appId: String, before date: Date) async throws -> Int {
         try await base.deleteLogs(appId: appId, before: date)

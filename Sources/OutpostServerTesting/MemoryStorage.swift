@@ -149,6 +149,16 @@ public final class MemoryStorage: ServerStorage {
         read(appId) { $0.settings[key] }
     }
 
+    public func updateSetting(
+        appId: String, key: String, _ update: @escaping @Sendable (Value?) throws -> Value?
+    ) async throws -> Value? {
+        try write(appId) { state in
+            guard let new = try update(state.settings[key]) else { return state.settings[key] }
+            state.settings[key] = new
+            return new
+        }
+    }
+
     public func setSetting(appId: String, key: String, value: Value) async throws {
         write(appId) { $0.settings[key] = value }
     }

@@ -113,6 +113,10 @@ public protocol ServerStorage: Sendable {
     func setting(appId: String, key: String) async throws -> Value?
     /// Stores or replaces a setting.
     func setSetting(appId: String, key: String, value: Value) async throws
+    /// Replaces a setting with what `update` makes of its current value (nil: leave it as it is), as one atomic step:
+    /// two updates of the same setting — also from two server processes on one database — never overwrite each
+    /// other's changes (the second sees the first's value). Returns the setting's value afterwards.
+    func updateSetting(appId: String, key: String, _ update: @escaping @Sendable (Value?) throws -> Value?) async throws -> Value?
 
     /// Appends a record to the server log.
     func appendLog(_ record: LogRecord) async throws

@@ -109,17 +109,17 @@ public final class SyncEngine: SyncConnectionHandler {
         guard settings.developmentMode else { return }
         // Nothing new against what this process knows is recorded: no storage read (one per upload before).
         if knowsAll(written, appId: settings.appId) { return }
-        // One read-merge-write at a time per app: two sessions adding different fields at once each wrote the schema
-        // they had read plus their own fields, and the later write dropped the other's.
+        // One read-merge-write at a time per app, in this process (the lock) and across processes on one database
+        // (`updateSetting`): two sessions adding different fields at once each wrote the schema they had read plus
+        // their own fields, and the later write dropped the other's.
         try await schemaLock.withLock(settings.appId) {
             if knowsAll(written, appId: settings.appId) { return }
-            let recorded = try await recordedSchema(appId: settings.appId)
-            let grown = SchemaGuard.merge(written, into: recorded)
-            if let grown {
-                let value = Value.document(Document(grown.mapValues { .document(Document($0.mapValues { .string($0) })) }))
-                try await storage.setSetting(appId: settings.appId, key: "schema", value: value)
+            let stored = try await storage.updateSetting(appId: settings.appId, key: "schema") { current in
+                SchemaGuard.merge(written, into: Self.schema(from: current)).map { grown in
+                    Value.document(Document(grown.mapValues { .document(Document($0.mapValues { .string($0) })) }))
+                }
             }
-            knownSchemas.withLock { $0[settings.appId] = grown ?? recorded }
+            knownSchemas.withLock { $0[settings.appId] = Self.schema(from: stored) }
         }
     }
 
@@ -131,7 +131,12 @@ public final class SyncEngine: SyncConnectionHandler {
 
     /// The schema development mode has recorded: collection → field → type name.
     public func recordedSchema(appId: String) async throws -> [String: [String: String]] {
-        guard case .document(let collections)? = try await storage.setting(appId: appId, key: "schema") else { return [:] }
+        Self.schema(from: try await storage.setting(appId: appId, key: "schema"))
+    }
+
+    /// The recorded schema in the `schema` setting's value.
+    static func schema(from value: Value?) -> [String: [String: String]] {
+        guard case .document(let collections)? = value else { return [:] }
         var out: [String: [String: String]] = [:]
         for (name, fields) in collections.fields {
             guard case .document(let f) = fields else { continue }

@@ -17,6 +17,35 @@ extension StorageConformance {
                 try Expect.equal(try await storage.setting(appId: app, key: hostileName), .int(7), "hostile key")
                 try Expect.equal(try await storage.setting(appId: appId(), key: "schema"), nil, "another app")
             },
+            Check("settings: updates are atomic, nil leaves the value, a failed update changes nothing") { storage in
+                let app = appId()
+                // Concurrent read-modify-writes: none is lost.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<20 {
+                        group.addTask {
+                            _ = try await storage.updateSetting(appId: app, key: "counter") { current in
+                                guard case .int(let n)? = current else { return .int(1) }
+                                return .int(n + 1)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                try Expect.equal(try await storage.setting(appId: app, key: "counter"), .int(20), "every increment kept")
+                let unchanged = try await storage.updateSetting(appId: app, key: "counter") { _ in nil }
+                try Expect.equal(unchanged, .int(20), "nil returns the current value")
+                try Expect.equal(try await storage.updateSetting(appId: app, key: "absent") { _ in nil }, nil, "absent stays absent")
+                try Expect.equal(try await storage.setting(appId: app, key: "absent"), nil, "nothing stored for nil")
+                struct Refused: Error {}
+                do {
+                    _ = try await storage.updateSetting(appId: app, key: "counter") { _ in throw Refused() }
+                    throw ConformanceFailure(message: "an update that throws must throw")
+                } catch is Refused {}
+                try Expect.equal(try await storage.setting(appId: app, key: "counter"), .int(20), "a failed update changes nothing")
+                try Expect.equal(try await storage.updateSetting(appId: app, key: "counter") { _ in .string("v") }, .string("v"),
+                                 "returns the new value")
+                try Expect.equal(try await storage.setting(appId: appId(), key: "counter"), nil, "another app")
+            },
             Check("logs: filtered by kind and time, newest limit records, oldest first") { storage in
                 let app = appId()
                 var records: [LogRecord] = []

@@ -22,6 +22,17 @@ import Testing
             if key == "schema" { writes.add(1, ordering: .relaxed) }
             try await base.setSetting(appId: appId, key: key, value: value)
         }
+
+        override func updateSetting(
+            appId: String, key: String, _ update: @escaping @Sendable (Value?) throws -> Value?
+        ) async throws -> Value? {
+            try await base.updateSetting(appId: appId, key: key) { [self] current in
+                if key == "schema" { reads.add(1, ordering: .relaxed) }
+                let new = try update(current)
+                if key == "schema", new != nil { writes.add(1, ordering: .relaxed) }
+                return new
+            }
+        }
     }
 
     static let user = SeedScenarioTests.user
@@ -64,12 +75,15 @@ import Testing
         }
     }
 
-    /// A schema read that takes a while, so that concurrent recordings overlap.
+    /// A schema update that takes a while, so that concurrent recordings overlap.
     final class SlowSchemaReads: ForwardingStorage, @unchecked Sendable {
-        override func setting(appId: String, key: String) async throws -> Value? {
-            let value = try await base.setting(appId: appId, key: key)
-            if key == "schema" { try await Task.sleep(for: .milliseconds(20)) }
-            return value
+        override func updateSetting(
+            appId: String, key: String, _ update: @escaping @Sendable (Value?) throws -> Value?
+        ) async throws -> Value? {
+            try await base.updateSetting(appId: appId, key: key) { current in
+                if key == "schema" { Thread.sleep(forTimeInterval: 0.02) }
+                return try update(current)
+            }
         }
     }
 
@@ -91,6 +105,65 @@ import Testing
             let recorded = try await engine.recordedSchema(appId: settings.appId)
             let fields = Set((recorded["Item"] ?? [:]).keys)
             #expect(fields.isSuperset(of: Set((0..<12).map { "field\($0)" })), "recorded: \(fields.sorted())")
+        }
+    }
+
+    /// Two server processes on one database (two engines, each with its own storage connection to the same SQLite
+    /// file or PostgreSQL schema) record different new fields at the same time: all are recorded. Before, the
+    /// read-merge-write was serialised within a process only, and one process's write dropped the other's fields.
+    @Test(arguments: Driver.enabled)
+    func twoProcessesRecordingAtOnceKeepEachOthersFields(driver: Driver) async throws {
+        let settings = try seedSettings()
+        try await withTwoStorages(driver) { first, second in
+            try await withEngine(storage: first, settings: [settings]) { one in
+                try await withEngine(storage: second, settings: [settings]) { two in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for i in 0..<16 {
+                            let engine = i % 2 == 0 ? one : two
+                            group.addTask {
+                                try await engine.checkSchema(settings: settings, written: ["Item": ["field\(i)": .string("x")]])
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                    let fields = Set((try await one.recordedSchema(appId: settings.appId)["Item"] ?? [:]).keys)
+                    #expect(fields.isSuperset(of: Set((0..<16).map { "field\($0)" })), "\(driver) recorded: \(fields.sorted())")
+                }
+            }
+        }
+    }
+
+    /// Two storage instances over one database: a SQLite file, or a PostgreSQL schema.
+    func withTwoStorages(_ driver: Driver, _ body: (any ServerStorage, any ServerStorage) async throws -> Void) async throws {
+        switch driver {
+        case .sqlite:
+            try await TemporaryDirectory.with("two-storages") { directory in
+                let first = try SQLiteStorage(path: directory.path("server.sqlite"))
+                try await first.prepare()
+                let second = try SQLiteStorage(path: directory.path("server.sqlite"))
+                try await second.prepare()
+                do {
+                    try await body(first, second)
+                } catch {
+                    try? await first.close()
+                    try? await second.close()
+                    throw error
+                }
+                try await first.close()
+                try await second.close()
+            }
+        case .postgres:
+            let environment = try PostgresTestEnvironment.current()
+            try await environment.withStorage { first in
+                let second = PostgresStorage(configuration: environment.configuration(schema: first.configuration.schema!))
+                do {
+                    try await body(first, second)
+                } catch {
+                    try? await second.close()
+                    throw error
+                }
+                try await second.close()
+            }
         }
     }
 }
