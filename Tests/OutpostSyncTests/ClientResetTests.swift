@@ -37,6 +37,13 @@ import Testing
             #expect(scenario.realm.syncSession?.state == .active)
             #expect(scenario.reports.lines.contains { $0.contains("client reset, recovering unsynced changes") })
             #expect(scenario.reports.lines.contains { $0.contains("client reset complete") })
+            for version in scenario.offlineTransactions {
+                let verdict = try await scenario.realm.syncSession!.verdict(forTransaction: version)
+                guard case .accepted = verdict else {
+                    Issue.record("the recovered transaction \(version) was not accepted: \(verdict)")
+                    continue
+                }
+            }
         }
     }
 
@@ -55,6 +62,17 @@ import Testing
             let other = try await scenario.openSecondDevice()
             #expect(Self.numbers(other) == Self.backedUp)
             #expect(scenario.reports.errors.isEmpty, "an automatic reset reports no error: \(scenario.reports.errors)")
+            // Each discarded transaction's verdict names the objects it wrote.
+            let session = scenario.realm.syncSession!
+            guard case .rejected(let created)? = try? await session.verdict(forTransaction: scenario.offlineTransactions[0]),
+                  case .rejected(let edited)? = try? await session.verdict(forTransaction: scenario.offlineTransactions[1])
+            else {
+                Issue.record("the discarded transactions were not reported as rejected")
+                return
+            }
+            #expect(created.count == 5 && created.allSatisfy { $0.objectType == "NumberedItem" })
+            #expect(edited.count == 2, "the edited and the deleted object: \(edited)")
+            #expect(edited.allSatisfy { $0.reason == ClientResetPlan.discardedReason })
             // The discarded transactions count as uploaded; new writes sync as usual.
             try scenario.commit(100..<101)
             try await scenario.settle()
@@ -80,10 +98,17 @@ import Testing
             #expect(scenario.realm.syncSession?.state == .invalid)
             #expect(scenario.reports.errors.isEmpty, "the manual handler, not the manager's, gets the reset")
             let path = scenario.configuration.fileURL!.path
+            // While a Realm of the file is open, the file stays where it is.
+            SyncSession.immediatelyHandleError(token, syncManager: scenario.app.syncManager)
+            #expect(FileManager.default.fileExists(atPath: path))
+            #expect(!FileManager.default.fileExists(atPath: backupPath))
+            #expect(scenario.reports.lines.contains { $0.contains("is still open") })
             scenario.close()
 
             SyncSession.immediatelyHandleError(token, syncManager: scenario.app.syncManager)
             #expect(!FileManager.default.fileExists(atPath: path))
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+            #expect(FileManager.default.fileExists(atPath: backupPath))
             // The backup holds everything the file held, unsynced changes included.
             var backupConfiguration = Realm.Configuration(fileURL: URL(fileURLWithPath: backupPath))
             backupConfiguration.objectTypes = [NumberedItem.self]
@@ -194,6 +219,52 @@ import Testing
         }
     }
 
+    /// A flexible-sync reset sends the newest complete subscription set again and waits for its bootstrap. When the
+    /// server now refuses that set (here: its query uses a field that is not queryable), no bootstrap comes: the
+    /// reset finishes with an empty view — the set reads `.error`, the objects it had downloaded are removed — and
+    /// waiting for downloads does not hang.
+    @Test func aResetWhoseSubscriptionTheServerNowRefusesFinishesWithAnEmptyView() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "reset-refused")) { server in
+            try await withClientApp(server) { app in
+                let calls = ResetCallbacks()
+                let user = try await app.login(credentials: .anonymous)
+                var configuration = user.flexibleSyncConfiguration(
+                    clientResetMode: .recoverUnsyncedChanges(afterReset: { before, after in
+                        calls.recordAfter([before.objects(Item.self).count], [after.objects(Item.self).count])
+                    }),
+                    initialSubscriptions: { $0.append(QuerySubscription<Item> { $0.complexity <= 4 }) })
+                configuration.objectTypes = [Item.self]
+                let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
+                try realm.write {
+                    for i in 0..<3 {
+                        let item = Item()
+                        item.ownerId = user.id
+                        item.itemName = "item \(i)"
+                        item.complexity = 1
+                        realm.add(item)
+                    }
+                }
+                let session = realm.syncSession!
+                try await withDeadline(.seconds(30), "upload") { try await session.wait(for: .upload) }
+                session.suspend()
+                try realm.instance.beginWrite()
+                try realm.instance.connection.execute(
+                    "UPDATE __outpost_sync_subscriptions SET subscriptions = replace(subscriptions, 'complexity', 'itemName') WHERE state = 'complete'")
+                try realm.instance.commitWrite()
+                try realm.instance.syncBeginClientReset(.recover)
+                session.resume()
+                try await eventually(timeout: .seconds(60), "the client reset") { calls.afterCount == 1 }
+                try await withDeadline(.seconds(30), "download") { try await session.wait(for: .download) }
+                realm.refresh()
+                #expect(realm.objects(Item.self).isEmpty)
+                guard case .error = realm.subscriptions.state else {
+                    Issue.record("the refused set reads \(realm.subscriptions.state)")
+                    return
+                }
+            }
+        }
+    }
+
     /// The configuration's mode and what the server allows decide the reset, as in the original: a refused recovery
     /// falls back to manual (`.recoverUnsyncedChanges`) or to discarding (`.recoverOrDiscardUnsyncedChanges`).
     @Test func theModeAndTheServersActionChooseThePlan() {
@@ -282,10 +353,14 @@ import Testing
             try await withDeadline(.seconds(60), "upload after the backup") { try await session.wait(for: .upload) }
             session.suspend()
             try scenario.commit(20..<25)
-            let realm = scenario.realm
-            try realm.write {
-                realm.objects(NumberedItem.self).filter("number == 3").first!.payload = "edited offline"
-                realm.delete(realm.objects(NumberedItem.self).filter("number == 4").first!)
+            scenario.offlineTransactions.append(scenario.realm.lastCommittedSyncTransaction!)
+            do {
+                let realm = scenario.realm
+                try realm.write {
+                    realm.objects(NumberedItem.self).filter("number == 3").first!.payload = "edited offline"
+                    realm.delete(realm.objects(NumberedItem.self).filter("number == 4").first!)
+                }
+                scenario.offlineTransactions.append(realm.lastCommittedSyncTransaction!)
             }
             try await server.restoreBackup()
             session.resume()
@@ -305,6 +380,8 @@ final class ResetScenario: @unchecked Sendable {  // used from the test's task o
     let app: App
     let configuration: Realm.Configuration
     let reports: SyncReports
+    /// The client versions of the transactions committed offline.
+    var offlineTransactions: [Int64] = []
     private var opened: Realm?
     var realm: Realm { opened! }
 

@@ -31,6 +31,9 @@ enum ClientResetPlan: Equatable {
             || info.code.requiresClientReset
     }
 
+    /// The reason `verdict(forTransaction:)` gives for the writes of a transaction a reset discarded.
+    static let discardedReason = "discarded by a client reset (discardUnsyncedChanges) before the server integrated it"
+
     /// The value kept in the file's `clientReset` meta key while a reset is under way.
     var storedValue: Int64 { self == .discard ? 2 : 1 }
 }
@@ -66,7 +69,20 @@ extension RealmInstance {
             try connection.execute("DELETE FROM __outpost_sync_meta WHERE key IN ('fileIdent', 'salt')")
             try SyncStore.setCursor(connection, DownloadCursor(serverVersion: 0, clientVersion: 0))
             if plan == .discard {
-                // Dropped transactions count as done: `wait(for: .upload)` does not wait for them.
+                // Dropped transactions count as done: `wait(for: .upload)` does not wait for them, and
+                // `verdict(forTransaction:)` answers `.rejected` for each, with the objects it wrote.
+                var discarded: [(Int64, [RejectedUpdate])] = []
+                for item in try SyncStore.queued(connection, after: 0, limit: Int.max >> 1) {
+                    guard let json = JSONValue.parse(item.text) else { continue }
+                    var seen = Set<String>()
+                    let writes = try UploadChangeset(json: json, path: "upload").instructions.compactMap { instruction -> RejectedUpdate? in
+                        guard seen.insert(PendingLocalChanges.key(instruction.className, instruction.primaryKey)).inserted else { return nil }
+                        return RejectedUpdate(table: instruction.className, primaryKey: instruction.primaryKey,
+                                              reason: ClientResetPlan.discardedReason)
+                    }
+                    discarded.append((item.clientVersion, writes))
+                }
+                if !discarded.isEmpty { try SyncStore.recordRejections(connection, discarded) }
                 try connection.execute("DELETE FROM __outpost_sync_upload")
                 try SyncStore.setInteger(connection, "uploadAck", try SyncStore.lastClientVersion(connection))
             }
@@ -104,21 +120,35 @@ extension SyncError {
 
 extension SyncSession {
     /// Moves the file of a manual client reset to its backup path now (Realm's
-    /// `SyncSession.immediatelyHandleError(_:syncManager:)`): the file, its `-wal` and `-shm`. Every Realm instance of
-    /// the file should be closed first. The next open of the configuration starts from an empty file and downloads
-    /// the server's data.
+    /// `SyncSession.immediatelyHandleError(_:syncManager:)`). The next open of the configuration starts from an empty
+    /// file and downloads the server's data.
+    ///
+    /// Every Realm of the file must be closed first: while one is open the file stays where it is and an error is
+    /// logged (moving a SQLite file that a connection still writes would lose or corrupt commits). The file's
+    /// write-ahead log is folded into it before the move, so the backup is one whole file.
     public static func immediatelyHandleError(_ token: SyncError.ActionToken, syncManager: SyncManager) {
-        SyncSessionRegistry.shared.forget(path: token.originalPath)
-        let files = FileManager.default
-        try? files.createDirectory(atPath: (token.backupPath as NSString).deletingLastPathComponent,
-                                   withIntermediateDirectories: true)
-        for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: token.originalPath + suffix) {
-            do {
-                try files.moveItem(atPath: token.originalPath + suffix, toPath: token.backupPath + suffix)
-            } catch {
-                syncManager.log(.error, "Sync: could not move \(token.originalPath + suffix) for the client reset: \(error)")
-            }
+        let path = token.originalPath
+        // The session's own connection to the file.
+        SyncSessionRegistry.shared.session(forPath: path)?.agent.database.closeNow()
+        guard RealmRegistry.shared.openCount(path: path) == 0 else {
+            syncManager.log(.error, "Sync: \(path) is still open; close every Realm of it, then call immediatelyHandleError "
+                + "again to move it to \(token.backupPath) for the client reset")
+            return
         }
+        SyncSessionRegistry.shared.forget(path: path)
+        let files = FileManager.default
+        guard files.fileExists(atPath: path) else { return }
+        do {
+            try SQLiteConnection(path: path, create: false).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try files.createDirectory(atPath: (token.backupPath as NSString).deletingLastPathComponent,
+                                      withIntermediateDirectories: true)
+            try files.moveItem(atPath: path, toPath: token.backupPath)
+        } catch {
+            syncManager.log(.error, "Sync: could not move \(path) to \(token.backupPath) for the client reset: \(error)")
+            return
+        }
+        // Empty after the checkpoint; removed so that the next file does not find them.
+        for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: path + suffix) }
     }
 }
 

@@ -31,6 +31,8 @@ actor SyncAgent {
     private var markRequests: [Int64: MarkPurpose] = [:]
     private var nextRequestId: Int64 = 1
     private var pendingCompensations: [SyncErrorInfo] = []
+    /// The cursor and acknowledgement of the last download on this connection.
+    private var lastDownload: (cursor: DownloadCursor, ack: Int64)?
     private var lastPongOrConnect = Date()
     private var pingTask: Task<Void, Never>?
 
@@ -254,7 +256,8 @@ actor SyncAgent {
             // Begun on an earlier connection, or before a restart. A flexible-sync file waits for the bootstrap of
             // the subscription set it sends again; any other collects the downloads until it has caught up.
             var progress = reset ?? ResetProgress(plan: plan, before: nil)
-            progress.awaitsBootstrap = sync.enableFlexibleSync && !snapshot.pendingSubscriptions.isEmpty
+            progress.awaitedVersions = sync.enableFlexibleSync ? Set(snapshot.pendingSubscriptions.map(\.version)) : []
+            progress.awaitsBootstrap = !progress.awaitedVersions.isEmpty
             progress.buffered = []
             reset = progress
         } else {
@@ -268,6 +271,7 @@ actor SyncAgent {
         isBootstrapping = false
         markRequests = [:]
         pendingCompensations = []
+        lastDownload = nil
         manager.log(.debug, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Sending: BIND(\(path), file ident "
             + "\(snapshot.fileIdent.map { "\($0)" } ?? "none"), cursor \(snapshot.cursor.serverVersion), upload ack \(snapshot.uploadAck))")
         conn.send(.bind(
@@ -352,6 +356,7 @@ actor SyncAgent {
             try await afterIdent()
         case .download(_, let cursor, let latest, let ack, let queryVersion, let batch, let changesets):
             failedAttempts = 0
+            lastDownload = (cursor, ack)
             switch batch {
             case .moreToCome:
                 // A bootstrap's batch, or a part of a changeset too large for one message (its last part comes in
@@ -407,6 +412,7 @@ actor SyncAgent {
             manager.log(.info, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: Received: QUERY_ERROR \"\(text)\" (error_code=\(code.rawValue), query_version=\(version))")
             try await database.perform { try $0.syncSetSubscriptionState(version, .error(text)) }
             tracker.set(version, .error(text))
+            try await resetSetRefused(version)
         case .error(let info):
             try await handleError(info, conn)
         case .pong:
@@ -538,6 +544,8 @@ actor SyncAgent {
         var plan: ClientResetPlan
         var before: UncheckedSendable<Realm>?
         var awaitsBootstrap = false
+        /// The subscription sets sent again whose bootstrap the reset waits for (flexible sync).
+        var awaitedVersions: Set<Int64> = []
         var buffered: [DownloadChangeset] = []
     }
 
@@ -565,6 +573,8 @@ actor SyncAgent {
             let call = UncheckedSendable { beforeReset(before.value) }
             await onCallbackQueue { call.value() }
         }
+        // Stopped (suspended, logged out) while the callback ran: the reset begins on the next connection instead.
+        try Task.checkCancellation()
         try await database.perform { try $0.syncBeginClientReset(plan) }
         reset = ResetProgress(plan: plan, before: before)
         if plan == .discard {
@@ -573,6 +583,17 @@ actor SyncAgent {
         }
         skipBackoff = true
         conn.close()
+    }
+
+    /// A flexible-sync reset waits for the bootstrap of the sets it sent again; when the server refuses the last of
+    /// them, none will come: the file's view is empty, and the reset finishes with what the server sent so far
+    /// (nothing of the refused sets), so that it does not wait for ever.
+    private func resetSetRefused(_ version: Int64) async throws {
+        guard var progress = reset, progress.awaitsBootstrap, progress.awaitedVersions.remove(version) != nil else { return }
+        reset = progress
+        guard progress.awaitedVersions.isEmpty, let last = lastDownload else { return }
+        try await apply([], cursor: last.cursor, ack: last.ack, bootstrapped: nil, finishesReset: true)
+        finishReset()
     }
 
     /// The reset's download has been applied: `afterReset` gets the frozen Realm from before and a live one, and

@@ -36,6 +36,11 @@ final class SyncDatabase: @unchecked Sendable {  // `instance` is only touched o
         queue.async { self.instance = nil }
     }
 
+    /// Closes the instance and returns once it is closed (not from the queue itself).
+    func closeNow() {
+        queue.sync { self.instance = nil }
+    }
+
     private func open() throws -> RealmInstance {
         if let instance { return instance }
         let key = DispatchSpecificKey<UInt8>()

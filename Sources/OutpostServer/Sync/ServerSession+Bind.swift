@@ -42,7 +42,12 @@ extension ServerSession {
             }
             latestQueryVersion = subscriptions.version
         }
-        let latest = try await engine.hub.latestVersion(appId: user.appId)
+        var latest = try await engine.hub.latestVersion(appId: user.appId)
+        if cursor.serverVersion > latest {
+            // The hub's latest version may lag behind another server process's commits (PostgreSQL): a file that
+            // downloaded them from that process must not be sent a client reset. The storage has the final word.
+            latest = try await engine.storage.latestServerVersion(appId: user.appId)
+        }
         guard cursor.serverVersion <= latest else {
             throw SyncProtocolError(.badServerVersion,
                 "Bad server version: the file has downloaded version \(cursor.serverVersion) but the server's latest is \(latest)")
