@@ -181,6 +181,66 @@ import Testing
         }
     }
 
+    /// The restore a client can only tell by the cursor's salt: after the backup, device A downloaded B's changes
+    /// (and uploaded nothing); the restore loses them; then device C writes more than B did, so the restored
+    /// server's history passes A's cursor with other changesets. A's cursor version exists on the server, and no
+    /// acknowledged upload of A's is missing — only the salt of that version differs. A resets and ends with the
+    /// server's data; without the salt it kept B's lost objects and missed C's first changesets for good.
+    @Test func aRestoredHistoryThatPassedTheCursorIsToldByItsSalt() async throws {
+        let directory = try KillTests.temporaryDirectory("reset-salt")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await RestorableServer(directory: directory, arguments: [])
+        let calls = ResetCallbacks()
+        let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: Outpost.AppConfiguration(
+            baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
+        let reports = SyncReports()
+        reports.install(on: app)
+        do {
+            let user = try await app.login(credentials: .anonymous)
+            var configuration = user.flexibleSyncConfiguration(
+                clientResetMode: .recoverUnsyncedChanges(afterReset: { calls.recordAfter(Self.numbers($0), Self.numbers($1)) }),
+                initialSubscriptions: { $0.append(QuerySubscription<NumberedItem>(name: "all")) })
+            configuration.objectTypes = [NumberedItem.self]
+            func device(_ name: String) async throws -> ResetScenario {
+                var file = configuration
+                file.fileURL = configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("\(name).realm")
+                return ResetScenario(app: app, configuration: file, reports: reports,
+                                     realm: try await Realm(configuration: file, downloadBeforeOpen: .always))
+            }
+            let a = try await device("a")
+            let b = try await device("b")
+            try a.commit(0..<5)
+            try await a.settle()
+            try await server.backUp()
+            for n in 100..<103 { try b.commit(n..<n + 1) }
+            try await b.settle()
+            try await eventuallyAsync(timeout: .seconds(30), "A downloads B's objects") {
+                try await a.settle()
+                return Self.numbers(a.realm) == Array(0..<5) + Array(100..<103)
+            }
+            a.realm.syncSession!.suspend()
+            b.realm.syncSession!.suspend()
+            try await server.restoreBackup()
+            let c = try await device("c")
+            for n in 200..<205 { try c.commit(n..<n + 1) }
+            try await c.settle()
+
+            a.realm.syncSession!.resume()
+            try await eventually(timeout: .seconds(60), "the client reset") { calls.afterCount == 1 }
+            try await a.settle()
+            let expected = Array(0..<5) + Array(200..<205)
+            #expect(Self.numbers(a.realm) == expected)
+            #expect(Self.numbers(c.realm) == expected)
+            #expect(reports.lines.contains { $0.contains("is not the server's") })
+            try await user.logOut()
+            await server.stop()
+        } catch {
+            for user in app.allUsers.values { try? await user.logOut() }
+            await server.stop()
+            throw error
+        }
+    }
+
     /// A reset begun (the file's identity forgotten, the reset recorded) but not finished when the process stopped
     /// is finished by the next connection: the file ends as the server's data plus its unsynced changes. An object
     /// the server never had and no queued transaction created (written here without being recorded for upload, as

@@ -64,12 +64,18 @@ enum SyncStore {
 
     static func cursor(_ connection: SQLiteConnection) throws -> DownloadCursor {
         DownloadCursor(serverVersion: try integer(connection, "cursorServerVersion") ?? 0,
-                       clientVersion: try integer(connection, "cursorClientVersion") ?? 0)
+                       clientVersion: try integer(connection, "cursorClientVersion") ?? 0,
+                       salt: try integer(connection, "cursorSalt"))
     }
 
     static func setCursor(_ connection: SQLiteConnection, _ cursor: DownloadCursor) throws {
         try setInteger(connection, "cursorServerVersion", cursor.serverVersion)
         try setInteger(connection, "cursorClientVersion", cursor.clientVersion)
+        if let salt = cursor.salt {
+            try setInteger(connection, "cursorSalt", salt)
+        } else {
+            try connection.cached("DELETE FROM __outpost_sync_meta WHERE key = 'cursorSalt'").run([])
+        }
     }
 
     /// The newest subscription set's version (0: none yet).

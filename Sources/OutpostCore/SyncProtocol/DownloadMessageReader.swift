@@ -48,17 +48,18 @@ package struct DownloadMessageReader: JSONTokenReader {
 
     private mutating func cursor() -> DownloadCursor? {
         guard reader.take("{") else { return nil }
-        var serverVersion, clientVersion: Int64?
+        var serverVersion, clientVersion, salt: Int64?
         repeat {
             guard let key = reader.string(), reader.take(":") else { return nil }
             switch key {
             case "serverVersion": guard Self.fill(&serverVersion, version()) else { return nil }
             case "clientVersion": guard Self.fill(&clientVersion, version()) else { return nil }
+            case "salt": guard Self.fill(&salt, version()) else { return nil }
             default: return nil
             }
         } while reader.take(",")
         guard reader.take("}"), let serverVersion, let clientVersion else { return nil }
-        return DownloadCursor(serverVersion: serverVersion, clientVersion: clientVersion)
+        return DownloadCursor(serverVersion: serverVersion, clientVersion: clientVersion, salt: salt)
     }
 
     private mutating func changeset() -> DownloadChangeset? {

@@ -102,6 +102,7 @@ extension DownloadCursor {
     package func writeJSON(to out: inout [UInt8]) {
         var o = JSONObjectWriter(&out)
         o.int("clientVersion", clientVersion, &out)
+        if let salt { o.int("salt", salt, &out) }
         o.int("serverVersion", serverVersion, &out)
         o.end(&out)
     }

@@ -1,9 +1,14 @@
 extension DownloadCursor {
-    package var json: JSONValue { .object(["serverVersion": .int(serverVersion), "clientVersion": .int(clientVersion)]) }
+    package var json: JSONValue {
+        var o: [String: JSONValue] = ["serverVersion": .int(serverVersion), "clientVersion": .int(clientVersion)]
+        if let salt { o["salt"] = .int(salt) }
+        return .object(o)
+    }
 
     package init(json: JSONValue, path: String) throws(SyncProtocolError) {
         let r = try JSONFields(json, path: path)
-        self.init(serverVersion: try r.version("serverVersion"), clientVersion: try r.version("clientVersion"))
+        self.init(serverVersion: try r.version("serverVersion"), clientVersion: try r.version("clientVersion"),
+                  salt: r.has("salt") ? try r.version("salt") : nil)
     }
 }
 

@@ -9,10 +9,15 @@ public enum SyncMode: String, Hashable, Sendable {
 public struct DownloadCursor: Hashable, Sendable {
     public var serverVersion: Int64
     public var clientVersion: Int64
+    /// The salt of the server changeset at `serverVersion` (the server derives it from that changeset): a file
+    /// whose cursor salt differs from the server's has downloaded a history the server no longer has (it was
+    /// restored from a backup) and must reset. nil when not known (version 0, or a cursor from before salts).
+    public var salt: Int64?
 
-    public init(serverVersion: Int64, clientVersion: Int64) {
+    public init(serverVersion: Int64, clientVersion: Int64, salt: Int64? = nil) {
         self.serverVersion = serverVersion
         self.clientVersion = clientVersion
+        self.salt = salt
     }
 
     public static let start = DownloadCursor(serverVersion: 0, clientVersion: 0)

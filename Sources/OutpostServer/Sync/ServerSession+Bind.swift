@@ -52,6 +52,20 @@ extension ServerSession {
             throw SyncProtocolError(.badServerVersion,
                 "Bad server version: the file has downloaded version \(cursor.serverVersion) but the server's latest is \(latest)")
         }
+        var cursor = cursor
+        if cursor.serverVersion > 0 {
+            // The changeset the file downloaded last must be the server's: after a restore from a backup the history
+            // may have grown past the cursor again with other changes. A cursor without a salt gets the server's.
+            let salt = try await engine.hub.changesets(
+                appId: user.appId, after: cursor.serverVersion - 1, upTo: cursor.serverVersion, limit: 1
+            ).first { $0.serverVersion == cursor.serverVersion }?.salt
+            if let salt, let known = cursor.salt, known != salt {
+                throw SyncProtocolError(.badServerVersion,
+                    "Bad server version: the file's server version \(cursor.serverVersion) is not the server's (salt \(known), "
+                    + "expected \(salt)); the server's history changed, as after a restore from a backup")
+            }
+            cursor.salt = salt
+        }
         self.cursor = cursor
         uploadAck = try await engine.storage.transaction(appId: user.appId) { [fileIdent = self.fileIdent] tx in
             try await tx.integratedClientVersion(fileIdent: fileIdent)

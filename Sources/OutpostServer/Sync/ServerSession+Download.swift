@@ -34,7 +34,7 @@ extension ServerSession {
                 var message = DownloadMessageFill()
                 for changeset in batch {
                     let draft = changeset.draft
-                    defer { message.through = changeset.serverVersion }
+                    defer { message.reach(changeset) }
                     if let audience = draft.audience, audience != fileIdent { continue }
                     // How far the message may acknowledge once it holds this changeset: an own changeset's version
                     // less one (a compensation for that version may follow, in this message or a later one), a
@@ -79,7 +79,7 @@ extension ServerSession {
                     message.instructions += entry.instructionCount
                     message.integrated = max(message.integrated, carries)
                 }
-                message.through = last.serverVersion
+                message.reach(last)
                 await sendDownload(&message, latest: latest)
             }
         } catch {
@@ -110,10 +110,18 @@ extension ServerSession {
         var instructions = 0
         /// The last server version looked at: the message's cursor.
         var through: Int64 = 0
+        /// That version's changeset's salt (``ServerChangeset/salt``).
+        var throughSalt: Int64?
         /// The highest client version of this file the message's changesets integrate or refuse (its own changesets
         /// and the compensations addressed to it): the message acknowledges at least that far.
         var integrated: Int64 = 0
         var isEmpty: Bool { changesets.isEmpty }
+
+        /// The message has looked at `changeset`.
+        mutating func reach(_ changeset: ServerChangeset) {
+            through = changeset.serverVersion
+            throughSalt = changeset.salt
+        }
     }
 
     /// Sends the filled message (even with no changesets: the cursor moves) and starts an empty one.
@@ -123,7 +131,10 @@ extension ServerSession {
         // transaction returned. The acknowledgement must cover them, or the client would keep those writes as
         // pending and leave the download's changes to them (a compensating removal among them) underneath.
         uploadAck = max(uploadAck, message.integrated)
-        cursor.serverVersion = max(cursor.serverVersion, message.through)
+        if message.through > cursor.serverVersion {
+            cursor.serverVersion = message.through
+            cursor.salt = message.throughSalt
+        }
         dropAnnouncedCompensations()
         cursor.clientVersion = sentUploadAck
         if !heldCreates.isEmpty { heldCreates = heldCreates.filter { $0.key > cursor.serverVersion } }
@@ -132,7 +143,7 @@ extension ServerSession {
             session: id, cursor: cursor, latestServerVersion: latest, uploadAck: sentUploadAck,
             queryVersion: view.queryVersion, batch: .steadyState, changesetJSON: message.changesets))
         engine.metrics.downloaded(instructions: message.instructions)
-        message = DownloadMessageFill(through: message.through)
+        message = DownloadMessageFill(through: message.through, throughSalt: message.throughSalt)
     }
 
     /// A changeset larger than ``SyncProtocolLimits/maxDownloadBytes`` as a view sees it, in parts of at most that

@@ -69,6 +69,36 @@ import Testing
         }
     }
 
+    /// A cursor's salt is read both ways, written in key order by both writers, and absent when it is nil; a salt
+    /// that is not a non-negative integer is refused (103) with its path.
+    @Test func cursorSaltsReadAndWriteTheSameBothWays() throws {
+        let salted = DownloadCursor(serverVersion: 12, clientVersion: 4, salt: 4_503_599_627_370_495)
+        let message = ServerMessage.download(session: 1, cursor: salted, latestServerVersion: 12, uploadAck: 4,
+                                             queryVersion: 0, batch: .steadyState, changesets: [])
+        let read = try Self.check(message.text, fast: true).get()
+        guard case .download(_, let cursor, _, _, _, _, _) = read else {
+            Issue.record("not a download: \(read)")
+            return
+        }
+        #expect(cursor == salted)
+        #expect(message.text.contains(#""cursor":{"clientVersion":4,"salt":4503599627370495,"serverVersion":12}"#))
+        var bytes: [UInt8] = []
+        salted.writeJSON(to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == salted.json.text)
+        #expect(!DownloadCursor(serverVersion: 1, clientVersion: 0).json.text.contains("salt"))
+        let refused = Self.check(#"{"type":"download","session":1,"cursor":{"serverVersion":1,"clientVersion":0,"salt":"x"},"latestServerVersion":1,"uploadAck":0,"queryVersion":0,"batch":"steady","changesets":[]}"#,
+                                 fast: false)
+        guard case .failure(let error) = refused else {
+            Issue.record("a string salt was accepted")
+            return
+        }
+        #expect(error.code == .badSyntax)
+        #expect(error.message.contains("message.cursor.salt"))
+        let bind = ClientMessage.bind(session: 1, mode: .flexible, partition: nil, fileIdent: 3, salt: 9, cursor: salted,
+                                      subscriptions: nil)
+        #expect(try ClientMessage(text: bind.text) == bind)
+    }
+
     @Test func readsWhitespaceAndAnyKeyOrder() {
         let text = Self.download([.upsert(className: "Item", primaryKey: Upload.pk, fields: Upload.everyValue)]).text
         Self.check(Upload.spaced(text, " "), fast: true)

@@ -177,6 +177,7 @@ import Testing
                 let ack = try await second.next { if case .download(_, _, _, 2, _, _, _) = $0 { true } else { false } }
                 guard case .download(_, let cursor, _, _, _, _, _) = ack else { return }
                 #expect(cursor.serverVersion == 2)
+                let cursorSalt = try #require(cursor.salt, "a download's cursor carries its version's salt")
                 #expect(try await storage.latestServerVersion(appId: "seed-app") == 2)
                 #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(id))?["complexity"] == .int(2))
 
@@ -199,6 +200,27 @@ import Testing
                 #expect(aheadError.code == .badServerVersion)
                 #expect(aheadError.message.contains("99"))
                 #expect(aheadError.action == .clientReset && aheadError.shouldClientReset)
+                // A cursor at a version the server has, with another history's salt (209); the right salt, or none
+                // (a cursor from before salts), binds, and the first download gives the server's salt.
+                let otherHistory = InMemorySyncConnection(handler: engine, user: Self.user)
+                otherHistory.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt,
+                                        cursor: DownloadCursor(serverVersion: 2, clientVersion: 2, salt: cursorSalt ^ 1), subscriptions: nil))
+                let saltError = try await Self.connectionError(otherHistory)
+                #expect(saltError.code == .badServerVersion)
+                #expect(saltError.message.contains("is not the server's"))
+                #expect(saltError.action == .clientReset && saltError.shouldClientReset)
+                for known in [cursorSalt, nil] {
+                    let rebound = InMemorySyncConnection(handler: engine, user: Self.user)
+                    rebound.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt,
+                                       cursor: DownloadCursor(serverVersion: 2, clientVersion: 2, salt: known), subscriptions: nil))
+                    let first = try await rebound.next { if case .download = $0 { true } else if case .error = $0 { true } else { false } }
+                    guard case .download(_, let reboundCursor, _, _, _, _, _) = first else {
+                        Issue.record("salt \(known.map(String.init) ?? "none"): \(first)")
+                        continue
+                    }
+                    #expect(reboundCursor.salt == cursorSalt)
+                    await rebound.close()
+                }
                 let acknowledgedFurther = InMemorySyncConnection(handler: engine, user: Self.user)
                 acknowledgedFurther.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt,
                                                cursor: DownloadCursor(serverVersion: 2, clientVersion: 5), subscriptions: nil))
