@@ -28,6 +28,25 @@ import Testing
         #expect(try StorageCoding.decode(ServerChangesetDraft.self, from: try plain.storageText(), what: "changeset") == plain)
     }
 
+    /// A changeset's salt (in download cursors) is the same read back from storage as in memory — also for a time
+    /// with sub-microsecond digits, as `Date()` gives — and differs for another changeset at the same version.
+    @Test func aChangesetsSaltSurvivesStorage() throws {
+        let draft = ServerChangesetDraft(originFileIdent: 4, originClientVersion: 9, timestamp: Date(), changes: [
+            DocumentChange(collection: "Item", primaryKey: .int(1), before: nil, after: ["_id": .int(1)], changedFields: ["_id"]),
+        ])
+        let stored = try StorageCoding.decode(ServerChangesetDraft.self, from: try draft.storageText(), what: "changeset")
+        let salt = ServerChangeset(serverVersion: 12, draft: draft).salt
+        #expect(ServerChangeset(serverVersion: 12, draft: stored).salt == salt)
+        #expect(salt >= 0 && salt < 1 << 52)
+        var other = draft
+        other.originClientVersion = 10
+        #expect(ServerChangeset(serverVersion: 12, draft: other).salt != salt)
+        #expect(ServerChangeset(serverVersion: 13, draft: draft).salt != salt)
+        other = draft
+        other.timestamp = draft.timestamp.addingTimeInterval(0.001)
+        #expect(ServerChangeset(serverVersion: 12, draft: other).salt != salt)
+    }
+
     /// A new document's change is stored without its key and changed fields (its `_id` and keys), and both readers
     /// take them from `after`; the same change without the mark, and a document whose `_id` is not the key, keep
     /// them.
