@@ -563,15 +563,17 @@ actor SyncAgent {
         }
         manager.log(.info, "\(prefix) client reset, \(plan == .recover ? "recovering" : "discarding") unsynced changes: \(info.message)")
         let callbacks = sync.clientResetMode.callbacks
-        var before: UncheckedSendable<Realm>?
-        if callbacks.before != nil || callbacks.after != nil {
+        // A reset asked for again while one is under way (the new file refused too) keeps the first one's Realm from
+        // before, and `beforeReset` is not called twice.
+        var before = reset?.before
+        if reset == nil, callbacks.before != nil || callbacks.after != nil {
             before = await onCallbackQueue { [callbackConfiguration, manager] in
                 (try? Realm(configuration: callbackConfiguration, queue: manager.callbackQueue)).map { UncheckedSendable($0.freeze()) }
             }
-        }
-        if let beforeReset = callbacks.before, let before {
-            let call = UncheckedSendable { beforeReset(before.value) }
-            await onCallbackQueue { call.value() }
+            if let beforeReset = callbacks.before, let before {
+                let call = UncheckedSendable { beforeReset(before.value) }
+                await onCallbackQueue { call.value() }
+            }
         }
         // Stopped (suspended, logged out) while the callback ran: the reset begins on the next connection instead.
         try Task.checkCancellation()
