@@ -77,6 +77,28 @@ final class Cat: Object {
         }
     }
 
+    /// An open that downloads first resumes a suspended session, as the original does (it waited for ever before).
+    @Test func anOpenThatDownloadsFirstResumesASuspendedSession() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "resume-on-open")) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let config = seedConfiguration(user)
+                let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                let session = try #require(realm.syncSession)
+                session.suspend()
+                try await eventually { session.connectionState == .disconnected }
+                #expect(session.state == .inactive)
+                let again = try await withDeadline(.seconds(30), "the open") {
+                    _ = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                    return true
+                }
+                #expect(again)
+                #expect(session.state == .active)
+                #expect(realm.syncSession?.state == .active)
+            }
+        }
+    }
+
     @Test func offlineWritesUploadAfterResumeAndSubscriptionsSurviveReopen() async throws {
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in

@@ -1,5 +1,5 @@
 import Foundation
-import Outpost
+@testable import Outpost
 import OutpostTesting
 import Testing
 
@@ -12,6 +12,30 @@ import Testing
                                                  "balance": Decimal128(id * 10)])
             }
         }
+    }
+
+    /// `Realm.Error` and `SyncError` bridge to `NSError` with Realm's domains and codes, and match in `catch` by code.
+    @Test func errorsBridgeWithRealmsDomainsAndMatchByCode() {
+        let realmError = Realm.Error(.subscriptionFailed, "bad query", fileURL: URL(fileURLWithPath: "/tmp/x.realm"))
+        let bridged = realmError as NSError
+        #expect(bridged.domain == "io.realm")
+        #expect(bridged.code == 18)
+        #expect(bridged.localizedDescription == "bad query")
+        #expect(bridged.userInfo[NSFilePathErrorKey] as? String == "/tmp/x.realm")
+        #expect((Realm.Error(.noSubscriptionForWrite, "m") as NSError).code == 22)
+
+        let syncError: Error = SyncError(.clientResetError, "reset")
+        #expect((syncError as NSError).domain == "io.realm.sync")
+        #expect((syncError as NSError).code == 7)
+        do {
+            throw syncError
+        } catch SyncError.clientResetError {
+            // Matched by code, as with Realm's bridged error.
+        } catch {
+            Issue.record("not matched by code: \(error)")
+        }
+        #expect(!(SyncError.writeRejected ~= syncError))
+        #expect(!(SyncError.clientResetError ~= realmError))
     }
 
     @Test func inMemoryRealmsShareDataWhileOpenAndVanishAfter() throws {

@@ -3,7 +3,7 @@ import Foundation
 extension Realm {
     /// An error from opening or writing a Realm, with Realm's error codes, so that
     /// `catch Realm.Error.schemaMismatch` and `error.code == .fileAccess` work as with Realm.
-    public struct Error: Swift.Error, Equatable, CustomStringConvertible, LocalizedError {
+    public struct Error: Swift.Error, Equatable, CustomStringConvertible, LocalizedError, CustomNSError {
         /// Realm's `RLMError` codes.
         public enum Code: Int, Sendable {
             case fail = 1
@@ -43,6 +43,15 @@ extension Realm {
         public var description: String { message }
         public var errorDescription: String? { message }
         public var localizedDescription: String { message }
+
+        /// Realm's error domain: `(error as NSError).domain == "io.realm"` and `.code` is the `RLMError` code.
+        public static var errorDomain: String { "io.realm" }
+        public var errorCode: Int { code.rawValue }
+        public var errorUserInfo: [String: Any] {
+            var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+            if let fileURL { info[NSFilePathErrorKey] = fileURL.path }
+            return info
+        }
 
         public static let fail = Code.fail
         public static let fileAccess = Code.fileAccess

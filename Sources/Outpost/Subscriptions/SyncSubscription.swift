@@ -4,7 +4,9 @@ import OutpostCore
 /// One subscription of a flexible sync Realm: a named or unnamed query on one class.
 public struct SyncSubscription: @unchecked Sendable {  // the set is only used on its Realm's thread
     var record: SubscriptionRecord
-    weak var set: SyncSubscriptionSet?
+    /// Held strongly: `realm.subscriptions.first(named:)?.updateQuery(…)` makes a set that nothing else holds, and a
+    /// weak reference dropped the change silently. (The set does not hold its subscriptions: no cycle.)
+    var set: SyncSubscriptionSet?
 
     /// The name, when the subscription has one.
     public var name: String? { record.name }

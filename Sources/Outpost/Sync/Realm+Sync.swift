@@ -33,6 +33,8 @@ extension Realm {
     /// Waits, for an asynchronous open, until the initial subscriptions completed and the download finished.
     static func waitForDownload(path: String, configuration: Configuration) async throws {
         guard let session = SyncSessionRegistry.shared.session(forPath: path) else { return }
+        // As the original: an open that downloads first resumes a suspended session (it would wait for ever).
+        if session.state == .inactive, session.user.isLoggedIn { session.resume() }
         if configuration.syncConfiguration?.enableFlexibleSync == true {
             let latest = try SyncOpenSupport.latestSubscriptionVersion(path: path)
             if latest > 0 {

@@ -59,6 +59,26 @@ public struct SyncError: Error, CustomNSError, LocalizedError, CustomStringConve
 
     /// Whether the server asked for a client reset.
     public var isClientResetRequested: Bool { code == .clientResetError }
+
+    // The codes as static members, as Realm's bridged error has them: `catch SyncError.clientResetError { … }`.
+    public static let clientSessionError = Code.clientSessionError
+    public static let clientUserError = Code.clientUserError
+    public static let clientInternalError = Code.clientInternalError
+    public static let clientResetError = Code.clientResetError
+    public static let underlyingAuthError = Code.underlyingAuthError
+    public static let permissionDeniedError = Code.permissionDeniedError
+    public static let invalidFlexibleSyncSubscriptions = Code.invalidFlexibleSyncSubscriptions
+    public static let writeRejected = Code.writeRejected
+    public static let connectionFailed = Code.connectionFailed
+    public static let tlsHandshakeFailed = Code.tlsHandshakeFailed
+    public static let serverWarning = Code.serverWarning
+}
+
+extension SyncError.Code {
+    /// Lets `catch SyncError.writeRejected { … }` match by code.
+    public static func ~= (code: SyncError.Code, error: any Error) -> Bool {
+        (error as? SyncError)?.code == code
+    }
 }
 
 /// One write the server reverted with a compensating write: the object's class, primary key and the reason.
