@@ -35,6 +35,19 @@ extension Realm {
         guard let session = SyncSessionRegistry.shared.session(forPath: path) else { return }
         // As the original: an open that downloads first resumes a suspended session (it would wait for ever).
         if session.state == .inactive, session.user.isLoggedIn { session.resume() }
+        guard configuration.syncConfiguration?.cancelAsyncOpenOnNonFatalErrors == true else {
+            try await waitForDownload(path: path, configuration: configuration, session: session)
+            return
+        }
+        // The open fails with the first connection attempt that fails, instead of waiting for a later one to succeed.
+        let agent = session.agent!
+        session.reconnect()
+        try await SyncWaiting.race(failure: { await agent.nextConnectionFailure() }) {
+            try await waitForDownload(path: path, configuration: configuration, session: session)
+        }
+    }
+
+    private static func waitForDownload(path: String, configuration: Configuration, session: SyncSession) async throws {
         if configuration.syncConfiguration?.enableFlexibleSync == true {
             let latest = try SyncOpenSupport.latestSubscriptionVersion(path: path)
             if latest > 0 {

@@ -75,6 +75,43 @@ actor SyncAgent {
     }
 
     private var manager: SyncManager { sync.user.app.syncManager }
+    /// The app's sync timeouts (`AppConfiguration.syncTimeouts`; Realm's defaults without).
+    private var timeouts: SyncTimeoutOptions { sync.user.app.configuration.syncTimeouts ?? SyncTimeoutOptions() }
+    /// Waiting for the next failed connection attempt (`cancelAsyncOpenOnNonFatalErrors`).
+    private var connectionFailureWaiters: [UUID: CheckedContinuation<Error?, Never>] = [:]
+
+    /// The error of the next connection attempt that fails to connect (the server unreachable, the connect timeout
+    /// passed): POSIX `ETIMEDOUT` for a timeout, `SyncError` `.connectionFailed` otherwise, as the original reports
+    /// them; nil when the waiting task is cancelled. An asynchronous open with `cancelAsyncOpenOnNonFatalErrors`
+    /// fails with it.
+    func nextConnectionFailure() async -> Error? {
+        let id = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(returning: nil)
+                } else {
+                    connectionFailureWaiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.stopWaitingForConnectionFailure(id) }
+        }
+    }
+
+    private func stopWaitingForConnectionFailure(_ id: UUID) {
+        connectionFailureWaiters.removeValue(forKey: id)?.resume(returning: nil)
+    }
+
+    private func reportConnectionFailure(_ error: SyncConnection.ConnectError) {
+        guard !connectionFailureWaiters.isEmpty else { return }
+        let reported: Error = error.isTimeout
+            ? NSError(domain: NSPOSIXErrorDomain, code: Int(ETIMEDOUT), userInfo: [NSLocalizedDescriptionKey: error.description])
+            : SyncError(.connectionFailed, error.description)
+        let waiters = connectionFailureWaiters.values
+        connectionFailureWaiters.removeAll()
+        for waiter in waiters { waiter.resume(returning: reported) }
+    }
 
     // MARK: Control
 
@@ -170,6 +207,7 @@ actor SyncAgent {
                 break
             } catch {
                 manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
+                if let error = error as? SyncConnection.ConnectError { reportConnectionFailure(error) }
             }
             connection = nil
             session?.setConnectionState(.disconnected)
@@ -226,7 +264,7 @@ actor SyncAgent {
         let url = SyncURL.realmSync(baseURL: user.app.baseURL, appId: user.app.appId)
         let conn: SyncConnection
         do {
-            conn = try await SyncConnection.connect(url: url, accessToken: token, timeout: .seconds(30))
+            conn = try await SyncConnection.connect(url: url, accessToken: token, timeout: .milliseconds(Int(timeouts.connectTimeout)))
         } catch {
             forceTokenRefresh = true
             throw error
@@ -299,7 +337,7 @@ actor SyncAgent {
             case .localChange:
                 try await pump(conn)
             case .pingTick:
-                if Date().timeIntervalSince(lastPongOrConnect) > SyncBackoff.pongTimeout {
+                if Date().timeIntervalSince(lastPongOrConnect) * 1000 > Double(timeouts.pongKeepaliveTimeout) {
                     manager.log(.info, "Sync: Connection[\(connectionNumber)]: no pong from the server; reconnecting")
                     conn.close()
                 } else {
@@ -314,6 +352,7 @@ actor SyncAgent {
 
     private func startPings(_ conn: SyncConnection) {
         pingTask?.cancel()
+        let pingPeriod = Duration.milliseconds(Int(timeouts.pingKeepalivePeriod))
         pingTask = Task {
             var elapsed: Duration = .zero
             while !Task.isCancelled {
@@ -322,7 +361,7 @@ actor SyncAgent {
                 if Task.isCancelled { break }
                 conn.inject(.localChange)
                 elapsed += .seconds(1)
-                if elapsed >= SyncBackoff.pingPeriod {
+                if elapsed >= pingPeriod {
                     elapsed = .zero
                     conn.inject(.pingTick)
                 }
@@ -706,15 +745,14 @@ final class SyncCounter: @unchecked Sendable {
     func nextConnection() -> Int { lock.withLock { connections += 1; return connections } }
 }
 
-/// Reconnect delays (1 s doubling to 5 min, up to 25 % jitter) and keepalive timing.
+/// Reconnect delays (1 s doubling to 5 min, up to 25 % jitter). Keepalive timing and the connect timeout come from
+/// the app's `SyncTimeoutOptions`.
 enum SyncBackoff {
     static func delay(attempt: Int) -> Duration {
         let base = min(300.0, pow(2.0, Double(min(attempt, 10))))
         let jitter = Double.random(in: 0...0.25) * base
         return .milliseconds(Int((base + jitter) * 1000))
     }
-    static let pingPeriod: Duration = .seconds(60)
-    static let pongTimeout: TimeInterval = 120
 }
 
 enum SyncURL {

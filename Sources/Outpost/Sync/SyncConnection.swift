@@ -19,6 +19,8 @@ final class SyncConnection: Sendable {
     struct ConnectError: Error, CustomStringConvertible {
         let url: String
         let underlying: String
+        /// The connection was not established within the connect timeout.
+        var isTimeout: Bool { underlying.hasPrefix(OpenSignal.timedOut) }
         var description: String { "Could not connect to \(url): \(underlying)" }
     }
 
@@ -107,7 +109,10 @@ final class SyncConnection: Sendable {
 }
 
 /// A one-shot signal: nil when the socket opened, a reason when it failed first.
-private final class OpenSignal: @unchecked Sendable {
+final class OpenSignal: @unchecked Sendable {
+    /// How a failure to open in time begins.
+    static let timedOut = "timed out after"
+
     private let lock = NSLock()
     private var result: String??
     private var continuation: CheckedContinuation<String?, Never>?
@@ -125,7 +130,7 @@ private final class OpenSignal: @unchecked Sendable {
     func wait(timeout: Duration) async throws -> String? {
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
-            self?.signal("timed out after \(timeout)")
+            self?.signal("\(OpenSignal.timedOut) \(timeout)")
         }
         defer { timer.cancel() }
         return await withCheckedContinuation { c in

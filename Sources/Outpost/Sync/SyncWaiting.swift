@@ -33,16 +33,55 @@ enum SyncWaiting {
     }
 }
 
-/// Resumes a continuation once; later results are dropped.
+extension SyncWaiting {
+    /// Runs `body`, throwing the error `failure` returns if it returns one first. The body is not awaited after a
+    /// failure (as in ``race(_:failure:_:)``); `failure` is cancelled once the body has finished (it then returns nil).
+    static func race<T: Sendable>(
+        failure: @escaping @Sendable () async -> Error?, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let once = Once<T>()
+        let watcher = Task {
+            if let error = await failure() { once.resume(.failure(error)) }
+        }
+        defer { watcher.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            once.set(continuation)
+            Task {
+                do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+            }
+        }
+    }
+}
+
+/// Resumes a continuation once with the first result; later results are dropped. A result that comes before the
+/// continuation is set is kept for it.
 private final class Once<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<T, Error>?
+    private var first: Result<T, Error>?
+    private var isDone = false
 
-    func set(_ c: CheckedContinuation<T, Error>) { lock.withLock { continuation = c } }
+    func set(_ c: CheckedContinuation<T, Error>) {
+        let ready: Result<T, Error>? = lock.withLock {
+            if let first {
+                isDone = true
+                return first
+            }
+            continuation = c
+            return nil
+        }
+        if let ready { c.resume(with: ready) }
+    }
 
     func resume(_ result: Result<T, Error>) {
         let c: CheckedContinuation<T, Error>? = lock.withLock {
-            defer { continuation = nil }
+            guard !isDone, first == nil else { return nil }
+            guard let continuation else {
+                first = result
+                return nil
+            }
+            isDone = true
+            self.continuation = nil
             return continuation
         }
         c?.resume(with: result)

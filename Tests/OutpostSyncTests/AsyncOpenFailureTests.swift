@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Outpost
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// An open that downloads first, when the server cannot be reached: with `cancelAsyncOpenOnNonFatalErrors` it
+/// fails with the connection's error (`SyncError.connectionFailed`, or POSIX `ETIMEDOUT` after the app's
+/// `syncTimeouts.connectTimeout`), as the original does; without it, it keeps waiting for a connection.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct AsyncOpenFailureTests {
+    @Test func anUnreachableServerFailsTheOpenWithConnectionFailed() async throws {
+        try await withStoppedServer("open-refused") { app, configuration, _ in
+            var cancelling = configuration
+            cancelling.syncConfiguration?.cancelAsyncOpenOnNonFatalErrors = true
+            let started = ContinuousClock.now
+            do {
+                try await withDeadline(.seconds(30), "the open") { [cancelling] in _ = try await Realm(configuration: cancelling, downloadBeforeOpen: .always) }
+                Issue.record("the open succeeded without a server")
+            } catch SyncError.connectionFailed {
+                #expect(ContinuousClock.now - started < .seconds(20))
+            }
+            // Without the option the open waits for a connection (the original retries too).
+            await #expect(throws: SyncTestTimeout.self) {
+                try await withDeadline(.seconds(2), "the open") { _ = try await Realm(configuration: configuration, downloadBeforeOpen: .always) }
+            }
+        }
+    }
+
+    @Test func aServerThatNeverAnswersTimesOutTheOpenWithTheAppsConnectTimeout() async throws {
+        try await withStoppedServer("open-timeout") { _, configuration, port in
+            // Something listens on the server's port but never answers: the WebSocket handshake cannot finish.
+            let listener = try SilentListener(port: port)
+            defer { listener.close() }
+            var cancelling = configuration
+            cancelling.syncConfiguration?.cancelAsyncOpenOnNonFatalErrors = true
+            do {
+                try await withDeadline(.seconds(30), "the open") { [cancelling] in _ = try await Realm(configuration: cancelling, downloadBeforeOpen: .always) }
+                Issue.record("the open succeeded without a server")
+            } catch let error as NSError where error.domain == NSPOSIXErrorDomain {
+                #expect(error.code == Int(ETIMEDOUT))
+                #expect(error.localizedDescription.contains("timed out after 0.4 seconds"), "\(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Logs in to a real server process, opens the file once (so that it exists and has a session), stops the
+    /// server, and runs `body` with the app, the configuration and the server's port.
+    func withStoppedServer(_ name: String, _ body: (App, Realm.Configuration, Int) async throws -> Void) async throws {
+        let directory = try KillTests.temporaryDirectory(name)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await OutpostServerProcess.launch(
+            arguments: ["--port", "0", "--data-dir", directory.appendingPathComponent("server").path])
+        let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: Outpost.AppConfiguration(
+            baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(connectTimeout: 400),
+            rootDirectory: directory.appendingPathComponent("client")))
+        app.syncManager.logLevel = .warn
+        do {
+            let user = try await app.login(credentials: .anonymous)
+            var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+                subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
+            })
+            configuration.objectTypes = [NumberedItem.self]
+            _ = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
+            _ = try await server.terminate()
+            try await body(app, configuration, server.port)
+            for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
+        } catch {
+            for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
+            _ = try? await server.terminate()
+            throw error
+        }
+    }
+}
+
+/// A TCP socket listening on 127.0.0.1 that never accepts: connections complete in the kernel, nothing answers.
+struct SilentListener {
+    let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else {
+            Glibc.close(descriptor)
+            throw TestServerError("cannot listen on port \(port): errno \(errno)")
+        }
+    }
+
+    func close() { Glibc.close(descriptor) }
+}
