@@ -25,6 +25,41 @@ func partitionServerApp(appId: String = "pbs-app") throws -> OutpostServer.AppCo
 }
 
 @Suite(.timeLimit(.minutes(3))) struct PartitionSyncTests {
+    /// A partition the user may not read: the server refuses the session (206), the error handler gets
+    /// `.permissionDeniedError` with a token from `deleteRealmUserInfo()` (and no client-reset info), and
+    /// `immediatelyHandleError` deletes the file once its Realms are closed.
+    @Test func aPartitionTheUserMayNotReadGivesATokenThatDeletesTheFile() async throws {
+        let config = try OutpostServer.AppConfiguration(jsonText: """
+            { "app_id": "pbs-denied", "auth": { "anonymous": { "enabled": true } },
+              "sync": { "mode": "partition", "development_mode_enabled": true,
+                        "partition": { "key": "_partition", "type": "string",
+                                       "permissions": { "read": { "%%partition": "%%user.id" }, "write": true } } } }
+            """)
+        try await withTestServer(configuration: config) { server in
+            try await withClientApp(server) { app in
+                let reports = SyncReports()
+                reports.install(on: app)
+                let user = try await app.login(credentials: .anonymous)
+                var configuration = user.configuration(partitionValue: "someone-else")
+                configuration.objectTypes = [Note.self]
+                let path = configuration.fileURL!.path
+                do {
+                    let realm = try await Realm(configuration: configuration)
+                    try await eventually(timeout: .seconds(30), "the refusal") { realm.syncSession?.state == .invalid }
+                }
+                let error = try #require(try await reports.waitForErrors(1).first)
+                #expect(error.code == .permissionDeniedError)
+                #expect(error.protocolErrorCode == 206)
+                #expect(error.clientResetInfo() == nil)
+                let token = try #require(error.deleteRealmUserInfo())
+                #expect(error.errorUserInfo["error_action_token"] != nil)
+                #expect(FileManager.default.fileExists(atPath: path))
+                SyncSession.immediatelyHandleError(token, syncManager: app.syncManager)
+                #expect(!FileManager.default.fileExists(atPath: path))
+            }
+        }
+    }
+
     @Test func partitionsSyncBetweenDevicesAndStayIsolated() async throws {
         try await withTestServer(configuration: try partitionServerApp()) { server in
             try await withClientApp(server) { app in

@@ -101,27 +101,34 @@ extension RealmInstance {
 }
 
 extension SyncError {
-    /// What `SyncSession.immediatelyHandleError(_:syncManager:)` needs to move a reset file out of the way (Realm's
-    /// `RLMSyncErrorActionToken`).
+    /// What `SyncSession.immediatelyHandleError(_:syncManager:)` needs to move a reset file out of the way, or to
+    /// delete a file the user may no longer read (Realm's `RLMSyncErrorActionToken`).
     public struct ActionToken: Sendable {
         /// The synced file's path.
         let originalPath: String
-        /// Where the file goes.
-        let backupPath: String
+        /// Where the file goes; nil: it is deleted.
+        let backupPath: String?
     }
 
     /// For a `.clientResetError`: the path the local file will be moved to, and the token that moves it now
     /// (`SyncSession.immediatelyHandleError(_:syncManager:)`). nil for other errors.
     public func clientResetInfo() -> (String, SyncError.ActionToken)? {
-        guard code == .clientResetError, let token = actionToken else { return nil }
-        return (token.backupPath, token)
+        guard code == .clientResetError, let token = actionToken, let backupPath = token.backupPath else { return nil }
+        return (backupPath, token)
+    }
+
+    /// For a `.permissionDeniedError` (the server refused the file's session, 206): the token with which
+    /// `SyncSession.immediatelyHandleError(_:syncManager:)` deletes the local file. nil for other errors.
+    public func deleteRealmUserInfo() -> SyncError.ActionToken? {
+        guard code == .permissionDeniedError, let token = actionToken, token.backupPath == nil else { return nil }
+        return token
     }
 }
 
 extension SyncSession {
-    /// Moves the file of a manual client reset to its backup path now (Realm's
-    /// `SyncSession.immediatelyHandleError(_:syncManager:)`). The next open of the configuration starts from an empty
-    /// file and downloads the server's data.
+    /// Moves the file of a manual client reset to its backup path now, or deletes the file of a permission error
+    /// (Realm's `SyncSession.immediatelyHandleError(_:syncManager:)`). The next open of the configuration starts from
+    /// an empty file and downloads the server's data.
     ///
     /// Every Realm of the file must be closed first: while one is open the file stays where it is and an error is
     /// logged (moving a SQLite file that a connection still writes would lose or corrupt commits). The file's
@@ -132,19 +139,24 @@ extension SyncSession {
         SyncSessionRegistry.shared.session(forPath: path)?.agent.database.closeNow()
         guard RealmRegistry.shared.openCount(path: path) == 0 else {
             syncManager.log(.error, "Sync: \(path) is still open; close every Realm of it, then call immediatelyHandleError "
-                + "again to move it to \(token.backupPath) for the client reset")
+                + "again to " + (token.backupPath.map { "move it to \($0) for the client reset" } ?? "delete it"))
             return
         }
         SyncSessionRegistry.shared.forget(path: path)
         let files = FileManager.default
         guard files.fileExists(atPath: path) else { return }
         do {
-            try SQLiteConnection(path: path, create: false).execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try files.createDirectory(atPath: (token.backupPath as NSString).deletingLastPathComponent,
-                                      withIntermediateDirectories: true)
-            try files.moveItem(atPath: path, toPath: token.backupPath)
+            if let backupPath = token.backupPath {
+                try SQLiteConnection(path: path, create: false).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                try files.createDirectory(atPath: (backupPath as NSString).deletingLastPathComponent,
+                                          withIntermediateDirectories: true)
+                try files.moveItem(atPath: path, toPath: backupPath)
+            } else {
+                try files.removeItem(atPath: path)
+            }
         } catch {
-            syncManager.log(.error, "Sync: could not move \(path) to \(token.backupPath) for the client reset: \(error)")
+            syncManager.log(.error, "Sync: could not " + (token.backupPath.map { "move \(path) to \($0) for the client reset" }
+                ?? "delete \(path)") + ": \(error)")
             return
         }
         // Empty after the checkpoint; removed so that the next file does not find them.

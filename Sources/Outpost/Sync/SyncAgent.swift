@@ -567,8 +567,11 @@ actor SyncAgent {
         }
         isInvalid = true
         session?.setState(.invalid)
-        let error = SyncError(SyncError.Code(protocolCode: code, clientReset: info.shouldClientReset), info.message,
-                              serverLogURL: info.logURL.flatMap(URL.init(string:)), protocolErrorCode: code, isFatal: true)
+        let swiftCode = SyncError.Code(protocolCode: code, clientReset: info.shouldClientReset)
+        // A file the user may not read: the token deletes it (`deleteRealmUserInfo()`), as the original offers.
+        let token = swiftCode == .permissionDeniedError ? SyncError.ActionToken(originalPath: path, backupPath: nil) : nil
+        let error = SyncError(swiftCode, info.message, serverLogURL: info.logURL.flatMap(URL.init(string:)),
+                              protocolErrorCode: code, isFatal: true, actionToken: token)
         report(error)
         failWaiters(error)
         tracker.failAll(info.message)

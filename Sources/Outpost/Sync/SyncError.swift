@@ -50,7 +50,10 @@ public struct SyncError: Error, CustomNSError, LocalizedError, CustomStringConve
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let compensatingWriteInfo { info["Compensating Write Info"] = compensatingWriteInfo }
         if let serverLogURL { info["Server Log URL"] = serverLogURL }
-        if let actionToken { info["recovered_realm_location_path"] = actionToken.backupPath }
+        if let actionToken {
+            info["error_action_token"] = actionToken
+            if let backupPath = actionToken.backupPath { info["recovered_realm_location_path"] = backupPath }
+        }
         return info
     }
     public var errorDescription: String? { message }
