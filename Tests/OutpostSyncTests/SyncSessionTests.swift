@@ -77,6 +77,42 @@ final class Cat: Object {
         }
     }
 
+    /// Logging out stops the sessions of the user's files; logging in again starts them again for the files still
+    /// open, and an open of a cached instance starts one too (before, such a file did not sync again until every
+    /// Realm of it was closed).
+    @Test func loggingInAgainResumesTheSessionsOfOpenFiles() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "relogin")) { server in
+            try await withClientApp(server) { app in
+                try await app.emailPasswordAuth.registerUser(email: "ida@example.com", password: "password1")
+                let credentials = Credentials.emailPassword(email: "ida@example.com", password: "password1")
+                let user = try await app.login(credentials: credentials)
+                let config = seedConfiguration(user)
+                let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                try await user.logOut()
+                #expect(realm.syncSession == nil || realm.syncSession?.state == .inactive)
+                let item = Item()
+                item.ownerId = user.id
+                item.itemName = "written while logged out"
+                item.complexity = 1
+                try realm.write { realm.add(item) }
+
+                let again = try await app.login(credentials: credentials)
+                #expect(again.id == user.id)
+                let session = try #require(realm.syncSession)
+                #expect(session.state == .active)
+                try await withDeadline(.seconds(30), "the upload after logging in again") { try await session.wait(for: .upload) }
+                let onServer = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(item._id))
+                #expect(onServer?["itemName"] == .string("written while logged out"))
+
+                // Out and in again: an open of the cached instance (same thread) finds a session too.
+                try await again.logOut()
+                _ = try await app.login(credentials: credentials)
+                let reopened = try await Realm(configuration: config)
+                #expect(reopened.syncSession?.state == .active)
+            }
+        }
+    }
+
     /// An open that downloads first resumes a suspended session, as the original does (it waited for ever before).
     @Test func anOpenThatDownloadsFirstResumesASuspendedSession() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "resume-on-open")) { server in

@@ -26,6 +26,11 @@ extension App {
         let profile = try await state.api.send(.GET, "auth/profile", bearer: accessToken)
         let userProvider = Self.provider(inProfile: profile) ?? provider
         let customData = profile?.field("custom_data") ?? .object([:])
+        defer {
+            // Logged in again: the files of this user that are still open sync again, as in the original (logging
+            // out stopped their sessions).
+            SyncSessionRegistry.shared.resumeOpenFiles(userId: userId)
+        }
         return state.lock.withLock {
             let user: User
             if let known = state.userLocked(id: userId) {

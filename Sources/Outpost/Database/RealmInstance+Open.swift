@@ -16,6 +16,8 @@ extension RealmInstance {
             try cached.ensureTables(for: configuration.objectTypes ?? [])
             if !configuration.isSyncWorker {
                 cached.eventContext = try EventContextRegistry.context(for: configuration, path: path)
+                // The file's session may have stopped since (its user logged out and in again).
+                if configuration.syncConfiguration != nil { SyncSessionRegistry.shared.ensureSession(configuration, path: path) }
             }
             return cached
         }

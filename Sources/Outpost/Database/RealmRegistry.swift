@@ -54,6 +54,20 @@ final class RealmRegistry: Sendable {
         return entries.withLock { list in list.first { $0.id == id }?.scheduler }
     }
 
+    /// The configurations of the app's instances open now (one per file; not the sync sessions' own).
+    func openConfigurations() -> [Realm.Configuration] {
+        let candidates = entries.withLock { $0 }
+        var seen = Set<String>()
+        var out: [Realm.Configuration] = []
+        for candidate in candidates {
+            guard let instance = candidate.instance, !instance.isFrozen, !instance.configuration.isSyncWorker,
+                  seen.insert(candidate.path).inserted
+            else { continue }
+            out.append(instance.configuration)
+        }
+        return out
+    }
+
     /// Number of live (non-frozen) instances open on `path`.
     func openCount(path: String) -> Int {
         let candidates = entries.withLock { list in list.filter { $0.path == path } }

@@ -42,6 +42,14 @@ final class SyncSessionRegistry: @unchecked Sendable {
         session.agent.localChange()
     }
 
+    /// Starts again the sessions of the files of a user that logged in again while Realms of them are open.
+    func resumeOpenFiles(userId: String) {
+        for configuration in RealmRegistry.shared.openConfigurations() where !configuration.isSyncWorker {
+            guard let sync = configuration.syncConfiguration, sync.user.id == userId else { continue }
+            ensureSession(configuration, path: configuration.resolvedPath)
+        }
+    }
+
     /// Forgets the session of `path` (a file moved away by a manual client reset): the next open starts a new one.
     func forget(path: String) {
         let session = lock.withLock { sessions.removeValue(forKey: path) }
