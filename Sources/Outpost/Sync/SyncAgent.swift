@@ -259,7 +259,15 @@ actor SyncAgent {
     private func serveConnection() async throws {
         session?.setConnectionState(.connecting)
         let user = sync.user
-        let token = try await user.accessToken(forceRefresh: forceTokenRefresh)
+        let token: String
+        do {
+            token = try await user.accessToken(forceRefresh: forceTokenRefresh)
+        } catch let error as AppError where error.httpStatusCode == 401 {
+            // The server refused the refresh token: the user is logged out (which stops this session). The original
+            // reports it to the error handler as `.clientUserError` (its AuthError).
+            report(SyncError(.clientUserError, "Unable to refresh the user access token: \(error.message)", isFatal: true))
+            throw error
+        }
         forceTokenRefresh = false
         let url = SyncURL.realmSync(baseURL: user.app.baseURL, appId: user.app.appId)
         let conn: SyncConnection

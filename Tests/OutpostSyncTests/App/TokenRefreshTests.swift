@@ -78,6 +78,34 @@ import Testing
         }
     }
 
+    /// A synced file's session whose user's refresh token the server no longer accepts reports `.clientUserError`
+    /// (the original's AuthError → 5) to the error handler, and the user is logged out.
+    @Test func aSessionWhoseRefreshTokenIsRefusedReportsAClientUserError() async throws {
+        let clock = TestClock(Date())
+        try await withTestApp(clock: clock.now) { t in
+            let reports = SyncReports()
+            reports.install(on: t.app)
+            let user = try await t.emailUser()
+            var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+                subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
+            })
+            configuration.objectTypes = [NumberedItem.self]
+            let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
+            let session = try #require(realm.syncSession)
+            // The session ends on the server, and the access token expires there: the next connection needs a
+            // refresh, which the server refuses.
+            try await t.server.auth.logout(refreshToken: try #require(user.refreshToken))
+            clock.advance(by: 3_600)
+            session.suspend()
+            session.resume()
+            let errors = try await reports.waitForErrors(1, timeout: .seconds(60))
+            #expect(errors.first?.code == .clientUserError, "\(errors)")
+            #expect(errors.first?.message.hasPrefix("Unable to refresh the user access token") == true)
+            try await eventually(timeout: .seconds(30), "the log-out") { !user.isLoggedIn }
+            try? await user.remove()
+        }
+    }
+
     @Test func aUserDisabledOnTheServerIsUserNotFound() async throws {
         try await withTestApp { t in
             let user = try await t.emailUser()
