@@ -113,6 +113,41 @@ final class Cat: Object {
         }
     }
 
+    /// `observe(\.connectionState)` has the original's key-value-observing shape: with `.initial` it reports the
+    /// current state at once, then each change (suspend: disconnected; resume: connecting, then connected); a
+    /// released or invalidated token reports nothing more.
+    @Test func connectionStateCanBeObserved() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "observe-state")) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
+                let session = try #require(realm.syncSession)
+                try await eventually { session.connectionState == .connected }
+                let seen = ObservedStates()
+                let token = session.observe(\.connectionState, options: [.initial, .new]) { observed, change in
+                    #expect(observed === session)
+                    if let state = change.newValue { seen.append(state) }
+                }
+                let states = session.observe(\.state, options: [.new, .old]) { _, change in
+                    if let old = change.oldValue, let new = change.newValue { seen.appendState(old, new) }
+                }
+                #expect(seen.values == [.connected])
+                session.suspend()
+                try await eventually { seen.values.last == .disconnected }
+                session.resume()
+                try await eventually { seen.values.last == .connected }
+                #expect(seen.values == [.connected, .disconnected, .connecting, .connected])
+                #expect(seen.stateChanges.first == "active→inactive")
+                token.invalidate()
+                states.invalidate()
+                session.suspend()
+                try await eventually { session.connectionState == .disconnected }
+                #expect(seen.values.count == 4)
+                session.resume()
+            }
+        }
+    }
+
     /// An open that downloads first resumes a suspended session, as the original does (it waited for ever before).
     @Test func anOpenThatDownloadsFirstResumesASuspendedSession() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "resume-on-open")) { server in
@@ -264,4 +299,15 @@ final class NotificationLog: @unchecked Sendable {
     private var _entries: [String] = []
     var entries: [String] { lock.withLock { _entries } }
     func append(_ entry: String) { lock.withLock { _entries.append(entry) } }
+}
+
+/// States an observation reported, thread-safely.
+final class ObservedStates: @unchecked Sendable {  // behind `lock`
+    private let lock = NSLock()
+    private var _values: [SyncSession.ConnectionState] = []
+    private var _stateChanges: [String] = []
+    var values: [SyncSession.ConnectionState] { lock.withLock { _values } }
+    var stateChanges: [String] { lock.withLock { _stateChanges } }
+    func append(_ state: SyncSession.ConnectionState) { lock.withLock { _values.append(state) } }
+    func appendState(_ old: SyncSession.State, _ new: SyncSession.State) { lock.withLock { _stateChanges.append("\(old)→\(new)") } }
 }

@@ -70,6 +70,8 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     private var _connectionState: ConnectionState = .disconnected
     private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
     private var nextProgressId = 0
+    private var observers: [Int: SessionObserver] = [:]
+    private var nextObserverId = 0
     /// The last control operation (start, stop, reconnect) handed to the agent; the next one waits for it.
     private var controlTail: Task<Void, Never>?
     let path: String
@@ -87,8 +89,26 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     /// The connection's state.
     public var connectionState: ConnectionState { lock.withLock { _connectionState } }
 
-    func setState(_ state: State) { lock.withLock { _state = state } }
-    func setConnectionState(_ state: ConnectionState) { lock.withLock { _connectionState = state } }
+    func setState(_ state: State) { changing { _state = state } }
+    func setConnectionState(_ state: ConnectionState) { changing { _connectionState = state } }
+
+    /// Makes a change under the lock, then tells the observers whose property it changed (outside the lock).
+    private func changing(_ change: () -> Void) {
+        let watching = lock.withLock { Array(observers.values) }
+        let before = watching.map { $0.snapshot(self) }
+        lock.withLock(change)
+        for (observer, old) in zip(watching, before) { observer.notify(self, old) }
+    }
+
+    func addObserver(_ observer: SessionObserver) -> Int {
+        lock.withLock {
+            nextObserverId += 1
+            observers[nextObserverId] = observer
+            return nextObserverId
+        }
+    }
+
+    func removeObserver(_ id: Int) { lock.withLock { observers[id] = nil } }
 
     /// The user the session syncs as.
     public func parentUser() -> User? { user }
