@@ -125,6 +125,7 @@ struct SyncProbe {
         }
 
         var next = (realm.objects(ProbeItem.self).max(ofProperty: "number") as Int? ?? -1) + 1
+        let firstOfRun = next
         let payload = String(repeating: "x", count: 200)
         for _ in 0..<arguments.count {
             let item = ProbeItem()
@@ -132,6 +133,12 @@ struct SyncProbe {
             item.payload = payload
             try realm.write { realm.add(item) }
             say("committed \(next)")
+            if let version = realm.lastCommittedSyncTransaction, next == firstOfRun {
+                // Once the server has this run's first transaction: "acknowledged run".
+                Task.detached {
+                    if case .accepted? = try? await session.verdict(forTransaction: version) { say("acknowledged run") }
+                }
+            }
             next += 1
         }
         let timeout = arguments.uploadTimeout

@@ -148,6 +148,46 @@ final class Cat: Object {
         }
     }
 
+    /// Upload progress counts bytes of the queued changesets and is reported on commit (pending) and on
+    /// acknowledgement (complete); download progress counts server versions since the connection and completes
+    /// once the download has caught up.
+    @Test func progressIsReportedInBytesOnCommitAndAcknowledgement() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "progress")) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
+                let session = try #require(realm.syncSession)
+                let uploads = ObservedProgress()
+                let downloads = ObservedProgress()
+                let up = session.addProgressNotification(for: .upload, mode: .reportIndefinitely) { uploads.append($0) }
+                let down = session.addProgressNotification(for: .download, mode: .reportIndefinitely) { downloads.append($0) }
+                defer {
+                    up?.invalidate()
+                    down?.invalidate()
+                }
+                session.suspend()
+                try await eventually { session.connectionState == .disconnected }
+                let item = Item()
+                item.ownerId = user.id
+                item.itemName = String(repeating: "n", count: 1_000)
+                item.complexity = 1
+                try realm.write { realm.add(item) }
+                try await eventually(timeout: .seconds(30), "the commit's report") {
+                    uploads.all.contains { $0.transferrableBytes - $0.transferredBytes > 1_000 }
+                }
+                session.resume()
+                try await withDeadline(.seconds(30), "upload") { try await session.wait(for: .upload) }
+                try await eventually(timeout: .seconds(30), "the acknowledgement's report") {
+                    uploads.all.last.map { $0.isTransferComplete && $0.transferredBytes > 1_000 } ?? false
+                }
+                try await withDeadline(.seconds(30), "download") { try await session.wait(for: .download) }
+                try await eventually(timeout: .seconds(30), "a complete download report") {
+                    downloads.all.last?.isTransferComplete ?? false
+                }
+            }
+        }
+    }
+
     /// An open that downloads first resumes a suspended session, as the original does (it waited for ever before).
     @Test func anOpenThatDownloadsFirstResumesASuspendedSession() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "resume-on-open")) { server in
@@ -310,4 +350,12 @@ final class ObservedStates: @unchecked Sendable {  // behind `lock`
     var stateChanges: [String] { lock.withLock { _stateChanges } }
     func append(_ state: SyncSession.ConnectionState) { lock.withLock { _values.append(state) } }
     func appendState(_ old: SyncSession.State, _ new: SyncSession.State) { lock.withLock { _stateChanges.append("\(old)→\(new)") } }
+}
+
+/// Progress reports, thread-safely.
+final class ObservedProgress: @unchecked Sendable {  // behind `lock`
+    private let lock = NSLock()
+    private var _all: [SyncSession.Progress] = []
+    var all: [SyncSession.Progress] { lock.withLock { _all } }
+    func append(_ progress: SyncSession.Progress) { lock.withLock { _all.append(progress) } }
 }

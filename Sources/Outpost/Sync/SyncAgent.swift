@@ -33,6 +33,9 @@ actor SyncAgent {
     private var pendingCompensations: [SyncErrorInfo] = []
     /// The cursor and acknowledgement of the last download on this connection.
     private var lastDownload: (cursor: DownloadCursor, ack: Int64)?
+    /// Download progress: the cursor's server version when the connection began, and the latest the server announced.
+    private var downloadBase: Int64 = 0
+    private var announcedLatest: Int64 = 0
     private var lastPongOrConnect = Date()
     private var pingTask: Task<Void, Never>?
 
@@ -311,6 +314,8 @@ actor SyncAgent {
         }
         uploadAck = max(uploadAck, snapshot.uploadAck)
         downloadedServerVersion = snapshot.cursor.serverVersion
+        downloadBase = snapshot.cursor.serverVersion
+        announcedLatest = snapshot.cursor.serverVersion
         lastSentClientVersion = snapshot.uploadAck
         lastSentQueryVersion = snapshot.activeSubscriptions?.version ?? 0
         bootstrap = []
@@ -404,6 +409,7 @@ actor SyncAgent {
         case .download(_, let cursor, let latest, let ack, let queryVersion, let batch, let changesets):
             failedAttempts = 0
             lastDownload = (cursor, ack)
+            announcedLatest = max(announcedLatest, latest)
             switch batch {
             case .moreToCome:
                 // A bootstrap's batch, or a part of a changeset too large for one message (its last part comes in
@@ -493,7 +499,8 @@ actor SyncAgent {
         downloadedServerVersion = max(downloadedServerVersion, cursor.serverVersion)
         uploadAck = max(uploadAck, ack)
         lastSentClientVersion = max(lastSentClientVersion, ack)
-        session?.notifyProgress()
+        session?.setDownloadProgress(transferred: Int(max(0, cursor.serverVersion - downloadBase)),
+                                     transferrable: Int(max(0, max(announcedLatest, cursor.serverVersion) - downloadBase)))
         resumeUploadWaiters()
         reportCompensations()
         resolveVerdicts()

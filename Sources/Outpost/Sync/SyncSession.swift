@@ -33,7 +33,9 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         case forCurrentlyOutstandingWork
     }
 
-    /// Progress of uploads or downloads, counted in changesets.
+    /// Progress of uploads or downloads. Uploads are counted in bytes of the queued transactions' changesets (all
+    /// acknowledged so far, and those still queued); downloads in server versions since the session connected (the
+    /// server announces versions, not bytes, before it sends them).
     public struct Progress: Sendable {
         public let transferredBytes: Int
         public let transferrableBytes: Int
@@ -71,6 +73,7 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
     private var nextProgressId = 0
     private var observers: [Int: SessionObserver] = [:]
+    private var downloadProgress: (transferred: Int, transferrable: Int) = (0, 0)
     private var nextObserverId = 0
     /// The last control operation (start, stop, reconnect) handed to the agent; the next one waits for it.
     private var controlTail: Task<Void, Never>?
@@ -188,9 +191,15 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
 
     func removeProgress(_ id: Int) { lock.withLock { progressBlocks[id] = nil } }
 
-    /// Reports progress to the notification blocks (counts of queued vs. acknowledged transactions).
+    /// Where the download stands: server versions downloaded since the session connected, and to download.
+    func setDownloadProgress(transferred: Int, transferrable: Int) {
+        lock.withLock { downloadProgress = (transferred, transferrable) }
+        notifyProgress()
+    }
+
+    /// Reports progress to the notification blocks: after a download, after a commit, and when a block is added.
     func notifyProgress() {
-        let blocks = lock.withLock { progressBlocks }
+        let (blocks, download) = lock.withLock { (progressBlocks, downloadProgress) }
         guard !blocks.isEmpty else { return }
         let path = self.path
         Task.detached { [weak self] in
@@ -199,7 +208,7 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
             for (id, (direction, mode, block)) in blocks {
                 let progress = direction == .upload
                     ? Progress(transferredBytes: acked, transferrableBytes: acked + pending)
-                    : Progress(transferredBytes: 1, transferrableBytes: 1)
+                    : Progress(transferredBytes: download.transferred, transferrableBytes: download.transferrable)
                 block(progress)
                 if mode == .forCurrentlyOutstandingWork && progress.isTransferComplete { self.removeProgress(id) }
             }
@@ -207,14 +216,17 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     }
 }
 
-/// Reads upload counts with a short-lived read-only SQLite connection.
+/// Reads upload progress with a short-lived read-only SQLite connection: bytes of the queued changesets, and bytes
+/// acknowledged so far (`uploadedBytes`).
 enum SyncProgressReader {
     static func counts(path: String) -> (pending: Int, acknowledged: Int) {
         guard let c = try? SQLiteConnection(path: path, readOnly: true) else { return (0, 0) }
         var pending = 0
         var acked = 0
-        if case .integer(let n)? = try? c.scalar("SELECT count(*) FROM __outpost_sync_upload") { pending = Int(n) }
-        if case .integer(let n)? = try? c.scalar("SELECT value FROM __outpost_sync_meta WHERE key = 'uploadAck'") { acked = Int(n) }
+        if case .integer(let n)? = try? c.scalar("SELECT coalesce(sum(length(CAST(instructions AS BLOB))), 0) FROM __outpost_sync_upload") {
+            pending = Int(n)
+        }
+        if case .integer(let n)? = try? c.scalar("SELECT value FROM __outpost_sync_meta WHERE key = 'uploadedBytes'") { acked = Int(n) }
         return (pending, acked)
     }
 }

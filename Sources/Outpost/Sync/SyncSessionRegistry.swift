@@ -40,6 +40,7 @@ final class SyncSessionRegistry: @unchecked Sendable {
     func localChange(path: String) {
         guard let session = lock.withLock({ sessions[path] }) else { return }
         session.agent.localChange()
+        session.notifyProgress()
     }
 
     /// Starts again the sessions of the files of a user that logged in again while Realms of them are open.

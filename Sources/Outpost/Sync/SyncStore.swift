@@ -146,8 +146,13 @@ enum SyncStore {
         return instructions
     }
 
-    /// Drops acknowledged transactions.
+    /// Drops acknowledged transactions, adding their size to `uploadedBytes` (upload progress).
     static func acknowledge(_ connection: SQLiteConnection, through clientVersion: Int64) throws {
+        if case .integer(let bytes)? = try connection.cached(
+            "SELECT sum(length(CAST(instructions AS BLOB))) FROM __outpost_sync_upload WHERE client_version <= ?"
+        ).rows([.integer(clientVersion)]).first?.first, bytes > 0 {
+            try setInteger(connection, "uploadedBytes", (try integer(connection, "uploadedBytes") ?? 0) + bytes)
+        }
         try connection.cached("DELETE FROM __outpost_sync_upload WHERE client_version <= ?").run([.integer(clientVersion)])
         if clientVersion > (try integer(connection, "uploadAck") ?? 0) {
             try setInteger(connection, "uploadAck", clientVersion)
