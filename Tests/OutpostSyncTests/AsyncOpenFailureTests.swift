@@ -22,6 +22,11 @@ import Testing
             } catch SyncError.connectionFailed {
                 #expect(ContinuousClock.now - started < .seconds(20))
             }
+            // Again (a user's "Retry"): the session's next attempt refreshes the token first, which fails too.
+            do {
+                try await withDeadline(.seconds(30), "the second open") { [cancelling] in _ = try await Realm(configuration: cancelling, downloadBeforeOpen: .always) }
+                Issue.record("the second open succeeded without a server")
+            } catch SyncError.connectionFailed {}
             // Without the option the open waits for a connection (the original retries too).
             await #expect(throws: SyncTestTimeout.self) {
                 try await withDeadline(.seconds(2), "the open") { _ = try await Realm(configuration: configuration, downloadBeforeOpen: .always) }

@@ -104,11 +104,14 @@ final class Cat: Object {
                 let onServer = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(item._id))
                 #expect(onServer?["itemName"] == .string("written while logged out"))
 
-                // Out and in again: an open of the cached instance (same thread) finds a session too.
+                // Out, an open while logged out (no session then), and in again: the file syncs again.
                 try await again.logOut()
+                let whileOut = try await Realm(configuration: config)
+                #expect(whileOut.syncSession == nil)
                 _ = try await app.login(credentials: credentials)
                 let reopened = try await Realm(configuration: config)
                 #expect(reopened.syncSession?.state == .active)
+                #expect(whileOut.syncSession?.state == .active)
             }
         }
     }
@@ -185,6 +188,32 @@ final class Cat: Object {
                     downloads.all.last?.isTransferComplete ?? false
                 }
             }
+        }
+    }
+
+    /// Pings go out every `pingKeepalivePeriod` and only a pong missing for `pongKeepaliveTimeout` after one drops the
+    /// connection: with a pong timeout shorter than the ping period, a healthy connection stays up (it was dropped
+    /// at every ping tick before, the timeout being measured from the last pong).
+    @Test func aShortPongTimeoutKeepsAHealthyConnection() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "pings")) { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-client-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let app = App(id: server.appId, configuration: AppConfiguration(
+                baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(pingKeepalivePeriod: 300, pongKeepaliveTimeout: 150),
+                rootDirectory: root))
+            app.syncManager.logLevel = .warn
+            let user = try await app.login(credentials: .anonymous)
+            let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
+            let session = try #require(realm.syncSession)
+            try await eventually { session.connectionState == .connected }
+            let seen = ObservedStates()
+            let token = session.observe(\.connectionState, options: [.new]) { _, change in
+                if let state = change.newValue { seen.append(state) }
+            }
+            try await Task.sleep(for: .seconds(2))
+            #expect(seen.values.isEmpty, "the connection dropped: \(seen.values)")
+            token.invalidate()
+            try await user.logOut()
         }
     }
 

@@ -84,6 +84,7 @@ extension RealmInstance {
                 }
                 if !discarded.isEmpty { try SyncStore.recordRejections(connection, discarded) }
                 try connection.execute("DELETE FROM __outpost_sync_upload")
+                try SyncStore.setInteger(connection, "queuedBytes", 0)
                 try SyncStore.setInteger(connection, "uploadAck", try SyncStore.lastClientVersion(connection))
             }
             try connection.execute("""

@@ -41,7 +41,6 @@ extension Realm {
         }
         // The open fails with the first connection attempt that fails, instead of waiting for a later one to succeed.
         let agent = session.agent!
-        session.reconnect()
         try await SyncWaiting.race(failure: { await agent.nextConnectionFailure() }) {
             try await waitForDownload(path: path, configuration: configuration, session: session)
         }

@@ -36,7 +36,9 @@ actor SyncAgent {
     /// Download progress: the cursor's server version when the connection began, and the latest the server announced.
     private var downloadBase: Int64 = 0
     private var announcedLatest: Int64 = 0
-    private var lastPongOrConnect = Date()
+    /// When the connection opened or the last ping went out, and the ping still waiting for its pong.
+    private var lastPingOrConnect = Date()
+    private var unansweredPingSince: Date?
     private var pingTask: Task<Void, Never>?
 
     // Across connections.
@@ -87,6 +89,9 @@ actor SyncAgent {
     /// passed): POSIX `ETIMEDOUT` for a timeout, `SyncError` `.connectionFailed` otherwise, as the original reports
     /// them; nil when the waiting task is cancelled. An asynchronous open with `cancelAsyncOpenOnNonFatalErrors`
     /// fails with it.
+    ///
+    /// The waiter is registered before the session skips what is left of a backoff wait (`reconnect()`), so that the
+    /// attempt this starts cannot fail unseen.
     func nextConnectionFailure() async -> Error? {
         let id = UUID()
         return await withTaskCancellationHandler {
@@ -95,6 +100,7 @@ actor SyncAgent {
                     continuation.resume(returning: nil)
                 } else {
                     connectionFailureWaiters[id] = continuation
+                    reconnect()
                 }
             }
         } onCancel: {
@@ -106,11 +112,11 @@ actor SyncAgent {
         connectionFailureWaiters.removeValue(forKey: id)?.resume(returning: nil)
     }
 
-    private func reportConnectionFailure(_ error: SyncConnection.ConnectError) {
+    private func reportConnectionFailure(_ description: String, isTimeout: Bool) {
         guard !connectionFailureWaiters.isEmpty else { return }
-        let reported: Error = error.isTimeout
-            ? NSError(domain: NSPOSIXErrorDomain, code: Int(ETIMEDOUT), userInfo: [NSLocalizedDescriptionKey: error.description])
-            : SyncError(.connectionFailed, error.description)
+        let reported: Error = isTimeout
+            ? NSError(domain: NSPOSIXErrorDomain, code: Int(ETIMEDOUT), userInfo: [NSLocalizedDescriptionKey: description])
+            : SyncError(.connectionFailed, description)
         let waiters = connectionFailureWaiters.values
         connectionFailureWaiters.removeAll()
         for waiter in waiters { waiter.resume(returning: reported) }
@@ -210,7 +216,7 @@ actor SyncAgent {
                 break
             } catch {
                 manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
-                if let error = error as? SyncConnection.ConnectError { reportConnectionFailure(error) }
+                if let error = error as? SyncConnection.ConnectError { reportConnectionFailure(error.description, isTimeout: error.isTimeout) }
             }
             connection = nil
             session?.setConnectionState(.disconnected)
@@ -270,6 +276,10 @@ actor SyncAgent {
             // reports it to the error handler as `.clientUserError` (its AuthError).
             report(SyncError(.clientUserError, "Unable to refresh the user access token: \(error.message)", isFatal: true))
             throw error
+        } catch {
+            // The refresh before a connection could not reach the server: as a failed connection attempt.
+            reportConnectionFailure("Could not refresh the access token to connect: \(error)", isTimeout: false)
+            throw error
         }
         forceTokenRefresh = false
         let url = SyncURL.realmSync(baseURL: user.app.baseURL, appId: user.app.appId)
@@ -290,7 +300,8 @@ actor SyncAgent {
         connectionNumber = SyncAgent.counter.nextConnection()
         connection = conn
         session?.setConnectionState(.connected)
-        lastPongOrConnect = Date()
+        lastPingOrConnect = Date()
+        unansweredPingSince = nil
         startPings(conn)
 
         // The recorded rejections are read here, once per connection: the snapshot is read on every upload pump.
@@ -316,6 +327,7 @@ actor SyncAgent {
         downloadedServerVersion = snapshot.cursor.serverVersion
         downloadBase = snapshot.cursor.serverVersion
         announcedLatest = snapshot.cursor.serverVersion
+        session?.resetDownloadProgress()
         lastSentClientVersion = snapshot.uploadAck
         lastSentQueryVersion = snapshot.activeSubscriptions?.version ?? 0
         bootstrap = []
@@ -350,11 +362,17 @@ actor SyncAgent {
             case .localChange:
                 try await pump(conn)
             case .pingTick:
-                if Date().timeIntervalSince(lastPongOrConnect) * 1000 > Double(timeouts.pongKeepaliveTimeout) {
-                    manager.log(.info, "Sync: Connection[\(connectionNumber)]: no pong from the server; reconnecting")
-                    conn.close()
-                } else {
-                    conn.send(.ping(timestamp: Int64(Date().timeIntervalSince1970 * 1000)))
+                // A ping every `pingKeepalivePeriod`; no pong within `pongKeepaliveTimeout` of it drops the connection.
+                let now = Date()
+                if let sent = unansweredPingSince {
+                    if now.timeIntervalSince(sent) * 1000 > Double(timeouts.pongKeepaliveTimeout) {
+                        manager.log(.info, "Sync: Connection[\(connectionNumber)]: no pong from the server; reconnecting")
+                        conn.close()
+                    }
+                } else if now.timeIntervalSince(lastPingOrConnect) * 1000 >= Double(timeouts.pingKeepalivePeriod) {
+                    conn.send(.ping(timestamp: Int64(now.timeIntervalSince1970 * 1000)))
+                    lastPingOrConnect = now
+                    unansweredPingSince = now
                 }
             case .closed(let reason):
                 manager.log(.debug, "Sync: Connection[\(connectionNumber)]: closed: \(reason ?? "")")
@@ -365,19 +383,21 @@ actor SyncAgent {
 
     private func startPings(_ conn: SyncConnection) {
         pingTask?.cancel()
-        let pingPeriod = Duration.milliseconds(Int(timeouts.pingKeepalivePeriod))
+        // Ticks as often as the shorter of the ping period and the pong timeout needs (at most every second, at least
+        // every 100 ms); the tick decides whether a ping is due or overdue.
+        let tick = Duration.milliseconds(max(100, min(1_000, Int(min(timeouts.pingKeepalivePeriod, timeouts.pongKeepaliveTimeout)))))
         pingTask = Task {
-            var elapsed: Duration = .zero
+            var sinceLook: Duration = .zero
             while !Task.isCancelled {
-                // Every second: look for transactions committed by other processes (they cannot nudge this one).
-                try? await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(for: tick)
                 if Task.isCancelled { break }
-                conn.inject(.localChange)
-                elapsed += .seconds(1)
-                if elapsed >= pingPeriod {
-                    elapsed = .zero
-                    conn.inject(.pingTick)
+                sinceLook += tick
+                if sinceLook >= .seconds(1) {
+                    // Every second: look for transactions committed by other processes (they cannot nudge this one).
+                    sinceLook = .zero
+                    conn.inject(.localChange)
                 }
+                conn.inject(.pingTick)
             }
         }
     }
@@ -469,7 +489,7 @@ actor SyncAgent {
         case .error(let info):
             try await handleError(info, conn)
         case .pong:
-            lastPongOrConnect = Date()
+            unansweredPingSince = nil
         case .unbound:
             conn.close()
         case .log(_, let level, let text):

@@ -73,7 +73,8 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
     private var nextProgressId = 0
     private var observers: [Int: SessionObserver] = [:]
-    private var downloadProgress: (transferred: Int, transferrable: Int) = (0, 0)
+    private var downloadProgress: (transferred: Int, transferrable: Int)?
+    private let progressQueue = DispatchQueue(label: "outpost.sync.progress")
     private var nextObserverId = 0
     /// The last control operation (start, stop, reconnect) handed to the agent; the next one waits for it.
     private var controlTail: Task<Void, Never>?
@@ -197,33 +198,48 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         notifyProgress()
     }
 
+    /// A new connection: download progress is unknown until its first download.
+    func resetDownloadProgress() {
+        lock.withLock { downloadProgress = nil }
+    }
+
     /// Reports progress to the notification blocks: after a download, after a commit, and when a block is added.
+    /// Reports go out one at a time, in order, on the session's progress queue (as the original calls them).
     func notifyProgress() {
         let (blocks, download) = lock.withLock { (progressBlocks, downloadProgress) }
         guard !blocks.isEmpty else { return }
         let path = self.path
-        Task.detached { [weak self] in
+        let call = UncheckedSendable { [weak self] in
             guard let self else { return }
-            let (pending, acked) = SyncProgressReader.counts(path: path)
-            for (id, (direction, mode, block)) in blocks {
-                let progress = direction == .upload
-                    ? Progress(transferredBytes: acked, transferrableBytes: acked + pending)
-                    : Progress(transferredBytes: download.transferred, transferrableBytes: download.transferrable)
+            let wantsUpload = blocks.values.contains { $0.0 == .upload }
+            let (pending, acked) = wantsUpload ? SyncProgressReader.counts(path: path) : (0, 0)
+            for (id, (direction, mode, block)) in blocks.sorted(by: { $0.key < $1.key }) {
+                let progress: Progress
+                if direction == .upload {
+                    progress = Progress(transferredBytes: acked, transferrableBytes: acked + pending)
+                } else if let download {
+                    progress = Progress(transferredBytes: download.transferred, transferrableBytes: download.transferrable)
+                } else {
+                    continue  // nothing downloaded on this connection yet: nothing known
+                }
+                // A block removed meanwhile (invalidated, or done with its outstanding work) is not called again.
+                guard self.lock.withLock({ self.progressBlocks[id] != nil }) else { continue }
                 block(progress)
                 if mode == .forCurrentlyOutstandingWork && progress.isTransferComplete { self.removeProgress(id) }
             }
         }
+        progressQueue.async { call.value() }
     }
 }
 
-/// Reads upload progress with a short-lived read-only SQLite connection: bytes of the queued changesets, and bytes
-/// acknowledged so far (`uploadedBytes`).
+/// Reads upload progress with a short-lived read-only SQLite connection: bytes of the queued changesets
+/// (`queuedBytes`) and bytes acknowledged so far (`uploadedBytes`), both kept in the file's meta table.
 enum SyncProgressReader {
     static func counts(path: String) -> (pending: Int, acknowledged: Int) {
         guard let c = try? SQLiteConnection(path: path, readOnly: true) else { return (0, 0) }
         var pending = 0
         var acked = 0
-        if case .integer(let n)? = try? c.scalar("SELECT coalesce(sum(length(CAST(instructions AS BLOB))), 0) FROM __outpost_sync_upload") {
+        if case .integer(let n)? = try? c.scalar("SELECT value FROM __outpost_sync_meta WHERE key = 'queuedBytes'") {
             pending = Int(n)
         }
         if case .integer(let n)? = try? c.scalar("SELECT value FROM __outpost_sync_meta WHERE key = 'uploadedBytes'") { acked = Int(n) }

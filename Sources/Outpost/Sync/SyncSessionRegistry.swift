@@ -24,7 +24,11 @@ final class SyncSessionRegistry: @unchecked Sendable {
     /// The session of a synced configuration, created and started on first use.
     @discardableResult
     func ensureSession(_ configuration: Realm.Configuration, path: String) -> SyncSession? {
-        guard let sync = configuration.syncConfiguration else { return nil }
+        // A logged-out user's file has no session (as after `logOut()`); logging in again starts it
+        // (`resumeOpenFiles`). A session made now would stay unstarted after that login.
+        guard let sync = configuration.syncConfiguration, sync.user.isLoggedIn else {
+            return lock.withLock { sessions[path] }
+        }
         let tracker = self.tracker(forPath: path)
         let (session, isNew): (SyncSession, Bool) = lock.withLock {
             if let s = sessions[path] { return (s, false) }
@@ -32,7 +36,7 @@ final class SyncSessionRegistry: @unchecked Sendable {
             sessions[path] = s
             return (s, true)
         }
-        if isNew && sync.user.isLoggedIn { session.resume() }
+        if isNew { session.resume() }
         return session
     }
 

@@ -45,9 +45,14 @@ enum SyncStore {
         return out
     }
 
-    /// Creates the tables (idempotent).
+    /// Creates the tables (idempotent). A file from before `queuedBytes` gets it from its queue.
     static func prepare(_ connection: SQLiteConnection) throws {
-        try connection.execute("BEGIN IMMEDIATE; " + createTables + " COMMIT;")
+        try connection.execute("BEGIN IMMEDIATE; " + createTables + """
+            INSERT OR IGNORE INTO __outpost_sync_meta (key, value)
+                SELECT 'queuedBytes', coalesce(sum(length(CAST(instructions AS BLOB))), 0) FROM __outpost_sync_upload
+                WHERE NOT EXISTS (SELECT 1 FROM __outpost_sync_meta WHERE key = 'queuedBytes');
+            COMMIT;
+            """)
     }
 
     static func integer(_ connection: SQLiteConnection, _ key: String) throws -> Int64? {
@@ -112,6 +117,7 @@ enum SyncStore {
             "INSERT INTO __outpost_sync_upload (client_version, server_version, query_version, timestamp, instructions) VALUES (?, ?, ?, ?, ?)"
         ).run([.integer(version), .integer(serverVersion), .integer(queryVersion), .integer(timestamp)], text: text)
         try setInteger(connection, "clientVersion", version)
+        try setInteger(connection, "queuedBytes", (try integer(connection, "queuedBytes") ?? 0) + Int64(text.count))
         return version
     }
 
@@ -152,6 +158,7 @@ enum SyncStore {
             "SELECT sum(length(CAST(instructions AS BLOB))) FROM __outpost_sync_upload WHERE client_version <= ?"
         ).rows([.integer(clientVersion)]).first?.first, bytes > 0 {
             try setInteger(connection, "uploadedBytes", (try integer(connection, "uploadedBytes") ?? 0) + bytes)
+            try setInteger(connection, "queuedBytes", max(0, (try integer(connection, "queuedBytes") ?? 0) - bytes))
         }
         try connection.cached("DELETE FROM __outpost_sync_upload WHERE client_version <= ?").run([.integer(clientVersion)])
         if clientVersion > (try integer(connection, "uploadAck") ?? 0) {

@@ -17,14 +17,20 @@ public struct ServerChangeset: Sendable, Hashable, Codable {
     /// and from the database (the time is stored as the exact `Double`). Another history's changeset at the same
     /// version (a server restored from a backup went on differently) has another salt. 52 bits, non-negative.
     public var salt: Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for value in [UInt64(bitPattern: serverVersion), UInt64(bitPattern: draft.originFileIdent),
-                      UInt64(bitPattern: draft.originClientVersion), draft.timestamp.timeIntervalSinceReferenceDate.bitPattern,
-                      UInt64(bitPattern: draft.audience ?? -1), UInt64(draft.changes.count)] {
-            for shift in stride(from: 0, to: 64, by: 8) {
-                hash = (hash ^ ((value >> UInt64(shift)) & 0xff)) &* 0x0000_0100_0000_01b3
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, byte by byte
+        func mix(_ value: UInt64) {
+            var v = value
+            for _ in 0..<8 {
+                hash = (hash ^ (v & 0xff)) &* 0x0000_0100_0000_01b3
+                v >>= 8
             }
         }
+        mix(UInt64(bitPattern: serverVersion))
+        mix(UInt64(bitPattern: draft.originFileIdent))
+        mix(UInt64(bitPattern: draft.originClientVersion))
+        mix(draft.timestamp.timeIntervalSinceReferenceDate.bitPattern)
+        mix(UInt64(bitPattern: draft.audience ?? -1))
+        mix(UInt64(draft.changes.count))
         return Int64(hash & 0x000f_ffff_ffff_ffff)
     }
 }

@@ -110,8 +110,8 @@ extension ServerSession {
         var instructions = 0
         /// The last server version looked at: the message's cursor.
         var through: Int64 = 0
-        /// That version's changeset's salt (``ServerChangeset/salt``).
-        var throughSalt: Int64?
+        /// That version's changeset, for its salt (``ServerChangeset/salt``, worked out only when the message goes).
+        var throughChangeset: ServerChangeset?
         /// The highest client version of this file the message's changesets integrate or refuse (its own changesets
         /// and the compensations addressed to it): the message acknowledges at least that far.
         var integrated: Int64 = 0
@@ -120,7 +120,7 @@ extension ServerSession {
         /// The message has looked at `changeset`.
         mutating func reach(_ changeset: ServerChangeset) {
             through = changeset.serverVersion
-            throughSalt = changeset.salt
+            throughChangeset = changeset
         }
     }
 
@@ -133,7 +133,7 @@ extension ServerSession {
         uploadAck = max(uploadAck, message.integrated)
         if message.through > cursor.serverVersion {
             cursor.serverVersion = message.through
-            cursor.salt = message.throughSalt
+            cursor.salt = message.throughChangeset?.salt
         }
         dropAnnouncedCompensations()
         cursor.clientVersion = sentUploadAck
@@ -143,7 +143,7 @@ extension ServerSession {
             session: id, cursor: cursor, latestServerVersion: latest, uploadAck: sentUploadAck,
             queryVersion: view.queryVersion, batch: .steadyState, changesetJSON: message.changesets))
         engine.metrics.downloaded(instructions: message.instructions)
-        message = DownloadMessageFill(through: message.through, throughSalt: message.throughSalt)
+        message = DownloadMessageFill(through: message.through, throughChangeset: message.throughChangeset)
     }
 
     /// A changeset larger than ``SyncProtocolLimits/maxDownloadBytes`` as a view sees it, in parts of at most that
