@@ -199,7 +199,8 @@ final class Cat: Object {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-client-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: root) }
             let app = App(id: server.appId, configuration: AppConfiguration(
-                baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(pingKeepalivePeriod: 300, pongKeepaliveTimeout: 150),
+                // A second for the pong: enough on a loaded machine (150 ms was not, in a full CI run).
+                baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(pingKeepalivePeriod: 1_500, pongKeepaliveTimeout: 1_000),
                 rootDirectory: root))
             app.syncManager.logLevel = .warn
             let user = try await app.login(credentials: .anonymous)
@@ -210,7 +211,7 @@ final class Cat: Object {
             let token = session.observe(\.connectionState, options: [.new]) { _, change in
                 if let state = change.newValue { seen.append(state) }
             }
-            try await Task.sleep(for: .seconds(2))
+            try await Task.sleep(for: .seconds(4))  // two pings at least
             #expect(seen.values.isEmpty, "the connection dropped: \(seen.values)")
             token.invalidate()
             try await user.logOut()
