@@ -121,21 +121,13 @@ import Testing
     }
 
     @Test func partitionBasedRecoverKeepsTheUnsyncedChanges() async throws {
-        let directory = try KillTests.temporaryDirectory("reset-pbs")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = directory.appendingPathComponent("app.json")
-        try """
+        let calls = ResetCallbacks()
+        try await withRestorableServer("reset-pbs", appId: "pbs-reset", appConfig: """
             { "app_id": "pbs-reset", "auth": { "anonymous": { "enabled": true } },
               "sync": { "mode": "partition", "development_mode_enabled": true,
                         "partition": { "key": "_partition", "type": "string", "permissions": { "read": true, "write": true } } } }
-            """.write(to: config, atomically: true, encoding: .utf8)
-        let server = try await RestorableServer(directory: directory, arguments: ["--config", config.path])
-        let calls = ResetCallbacks()
-        let app = App(id: "pbs-reset", configuration: Outpost.AppConfiguration(
-            baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
-        let reports = SyncReports()
-        reports.install(on: app)
-        do {
+            """
+        ) { server, app, reports in
             let user = try await app.login(credentials: .anonymous)
             var configuration = user.configuration(partitionValue: "team", clientResetMode: .recoverUnsyncedChanges(
                 afterReset: { calls.recordAfter(Self.texts($0), Self.texts($1)) }))
@@ -172,12 +164,6 @@ import Testing
             let other = try await Realm(configuration: secondConfiguration, downloadBeforeOpen: .always)
             #expect(Self.texts(other) == expected)
             #expect(reports.errors.isEmpty, "\(reports.errors)")
-            try await user.logOut()
-            await server.stop()
-        } catch {
-            for user in app.allUsers.values { try? await user.logOut() }
-            await server.stop()
-            throw error
         }
     }
 
@@ -187,15 +173,8 @@ import Testing
     /// acknowledged upload of A's is missing — only the salt of that version differs. A resets and ends with the
     /// server's data; without the salt it kept B's lost objects and missed C's first changesets for good.
     @Test func aRestoredHistoryThatPassedTheCursorIsToldByItsSalt() async throws {
-        let directory = try KillTests.temporaryDirectory("reset-salt")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await RestorableServer(directory: directory, arguments: [])
         let calls = ResetCallbacks()
-        let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: Outpost.AppConfiguration(
-            baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
-        let reports = SyncReports()
-        reports.install(on: app)
-        do {
+        try await withRestorableServer("reset-salt") { server, app, reports in
             let user = try await app.login(credentials: .anonymous)
             var configuration = user.flexibleSyncConfiguration(
                 clientResetMode: .recoverUnsyncedChanges(afterReset: { calls.recordAfter(Self.numbers($0), Self.numbers($1)) }),
@@ -232,12 +211,6 @@ import Testing
             #expect(Self.numbers(a.realm) == expected)
             #expect(Self.numbers(c.realm) == expected)
             #expect(reports.lines.contains { $0.contains("is not the server's") })
-            try await user.logOut()
-            await server.stop()
-        } catch {
-            for user in app.allUsers.values { try? await user.logOut() }
-            await server.stop()
-            throw error
         }
     }
 
@@ -390,14 +363,7 @@ import Testing
     /// edited and 4 deleted; the backup restored; the session resumed. `body` sees what happens next.
     func withRestoredServerScenario(_ name: String, mode: ClientResetMode,
                                     _ body: (ResetScenario) async throws -> Void) async throws {
-        let directory = try KillTests.temporaryDirectory(name)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await RestorableServer(directory: directory, arguments: [])
-        let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: Outpost.AppConfiguration(
-            baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
-        let reports = SyncReports()
-        reports.install(on: app)
-        do {
+        try await withRestorableServer(name) { server, app, reports in
             let user = try await app.login(credentials: .anonymous)
             var configuration = user.flexibleSyncConfiguration(clientResetMode: mode, initialSubscriptions: { subscriptions in
                 subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
@@ -425,13 +391,40 @@ import Testing
             try await server.restoreBackup()
             session.resume()
             try await body(scenario)
+        }
+    }
+
+    /// A ``RestorableServer`` in a new directory — serving `appConfig` (an app configuration's JSON text) when
+    /// given, else the development app — and a client `App` for it with its reports installed. Afterwards, also
+    /// when `body` throws, the users are logged out and the server is stopped.
+    func withRestorableServer(
+        _ name: String, appId: String = OutpostServer.AppConfiguration.developmentAppId, appConfig: String? = nil,
+        _ body: (RestorableServer, App, SyncReports) async throws -> Void
+    ) async throws {
+        let directory = try KillTests.temporaryDirectory(name)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var arguments: [String] = []
+        if let appConfig {
+            let file = directory.appendingPathComponent("app.json")
+            try appConfig.write(to: file, atomically: true, encoding: .utf8)
+            arguments = ["--config", file.path]
+        }
+        let server = try await RestorableServer(directory: directory, arguments: arguments)
+        let app = App(id: appId, configuration: Outpost.AppConfiguration(
+            baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
+        let reports = SyncReports()
+        reports.install(on: app)
+        func cleanUp() async {
             for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
             await server.stop()
+        }
+        do {
+            try await body(server, app, reports)
         } catch {
-            for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
-            await server.stop()
+            await cleanUp()
             throw error
         }
+        await cleanUp()
     }
 }
 

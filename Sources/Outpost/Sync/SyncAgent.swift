@@ -312,10 +312,10 @@ actor SyncAgent {
             rejections[version] = updates.map(Self.compensatingWriteInfo)
         }
         fileIdent = snapshot.fileIdent
-        if let plan = snapshot.clientReset {
+        if snapshot.isClientResetUnderWay {
             // Begun on an earlier connection, or before a restart. A flexible-sync file waits for the bootstrap of
             // the subscription set it sends again; any other collects the downloads until it has caught up.
-            var progress = reset ?? ResetProgress(plan: plan, before: nil)
+            var progress = reset ?? ResetProgress(before: nil)
             progress.awaitedVersions = sync.enableFlexibleSync ? Set(snapshot.pendingSubscriptions.map(\.version)) : []
             progress.awaitsBootstrap = !progress.awaitedVersions.isEmpty
             progress.buffered = []
@@ -615,10 +615,10 @@ actor SyncAgent {
 
     // MARK: Client reset
 
-    /// A client reset under way: the plan, the frozen Realm from before it (for `afterReset`), and — for a file
-    /// that does not wait for a bootstrap — the downloads collected until the session has caught up.
+    /// A client reset under way (its plan acted at its start, `syncBeginClientReset`): the frozen Realm from before it
+    /// (for `afterReset`), and — for a file that does not wait for a bootstrap — the downloads collected until the
+    /// session has caught up.
     private struct ResetProgress {
-        var plan: ClientResetPlan
         var before: UncheckedSendable<Realm>?
         var awaitsBootstrap = false
         /// The subscription sets sent again whose bootstrap the reset waits for (flexible sync).
@@ -655,7 +655,7 @@ actor SyncAgent {
         // Stopped (suspended, logged out) while the callback ran: the reset begins on the next connection instead.
         try Task.checkCancellation()
         try await database.perform { try $0.syncBeginClientReset(plan) }
-        reset = ResetProgress(plan: plan, before: before)
+        reset = ResetProgress(before: before)
         if plan == .discard {
             uploadAck = max(uploadAck, try await database.perform { try SyncStore.integer($0.connection, "uploadAck") ?? 0 })
             resumeUploadWaiters()

@@ -20,7 +20,7 @@ final class SyncConnection: Sendable {
         let url: String
         let underlying: String
         /// The connection was not established within the connect timeout.
-        var isTimeout: Bool { underlying.hasPrefix(OpenSignal.timedOut) }
+        let isTimeout: Bool
         var description: String { "Could not connect to \(url): \(underlying)" }
     }
 
@@ -78,7 +78,7 @@ final class SyncConnection: Sendable {
         let failure = try await opened.wait(timeout: timeout)
         if let failure {
             task.cancel()
-            throw ConnectError(url: url, underlying: failure)
+            throw ConnectError(url: url, underlying: failure, isTimeout: opened.timedOut)
         }
         return SyncConnection(events: events, eventsContinuation: eventsContinuation, outgoing: outgoing, task: task)
     }
@@ -110,17 +110,19 @@ final class SyncConnection: Sendable {
 
 /// A one-shot signal: nil when the socket opened, a reason when it failed first.
 final class OpenSignal: @unchecked Sendable {
-    /// How a failure to open in time begins.
-    static let timedOut = "timed out after"
-
     private let lock = NSLock()
     private var result: String??
     private var continuation: CheckedContinuation<String?, Never>?
+    private var didTimeOut = false
 
-    func signal(_ failure: String?) {
+    /// Whether the timeout of ``wait(timeout:)`` came first.
+    var timedOut: Bool { lock.withLock { didTimeOut } }
+
+    func signal(_ failure: String?, timedOut: Bool = false) {
         let c: CheckedContinuation<String?, Never>? = lock.withLock {
             guard result == nil else { return nil }
             result = .some(failure)
+            didTimeOut = timedOut
             defer { continuation = nil }
             return continuation
         }
@@ -130,7 +132,7 @@ final class OpenSignal: @unchecked Sendable {
     func wait(timeout: Duration) async throws -> String? {
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
-            self?.signal("\(OpenSignal.timedOut) \(timeout)")
+            self?.signal("timed out after \(timeout)", timedOut: true)
         }
         defer { timer.cancel() }
         return await withCheckedContinuation { c in

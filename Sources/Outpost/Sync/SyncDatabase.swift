@@ -63,8 +63,8 @@ struct SyncFileSnapshot: Sendable {
     /// Subscription sets not complete yet, oldest first.
     var pendingSubscriptions: [SubscriptionQuery]
     var subscriptionStates: [Int64: SubscriptionSetState]
-    /// A client reset under way (``RealmInstance/syncBeginClientReset(_:)``), resumed on this connection.
-    var clientReset: ClientResetPlan?
+    /// A client reset is under way (``RealmInstance/syncBeginClientReset(_:)``): this connection resumes it.
+    var isClientResetUnderWay: Bool
 }
 
 extension RealmInstance {
@@ -93,7 +93,7 @@ extension RealmInstance {
             cursor: try SyncStore.cursor(c), uploadAck: try SyncStore.integer(c, "uploadAck") ?? 0,
             lastClientVersion: try SyncStore.lastClientVersion(c), activeSubscriptions: active,
             pendingSubscriptions: pending, subscriptionStates: states,
-            clientReset: try SyncStore.integer(c, "clientReset").map { $0 == ClientResetPlan.discard.storedValue ? .discard : .recover })
+            isClientResetUnderWay: try SyncStore.integer(c, "clientReset") != nil)
     }
 
     /// Every stored subscription set's state (read while another process syncs the file).
