@@ -51,6 +51,34 @@ import Testing
         }
     }
 
+    @Test func aCancelledWaitStopsWaitingWithoutAServer() async throws {
+        try await withStoppedServer("wait-cancelled") { _, configuration, _ in
+            let realm = try await Realm(configuration: configuration)
+            try realm.write {
+                let item = NumberedItem()
+                item.number = 1
+                realm.add(item)
+            }
+            let session = try #require(realm.syncSession)
+            for direction in [SyncSession.ProgressDirection.download, .upload] {
+                let waiting = Task { try await session.wait(for: direction) }
+                try await Task.sleep(for: .milliseconds(200))
+                waiting.cancel()
+                let result = try await withDeadline(.seconds(5), "the cancelled wait for \(direction)") { await waiting.result }
+                #expect(throws: CancellationError.self, "\(direction)") { try result.get() }
+            }
+            // A cancelling open that fails leaves no wait behind: a second wait is cancelled the same way.
+            var cancelling = configuration
+            cancelling.syncConfiguration?.cancelAsyncOpenOnNonFatalErrors = true
+            await #expect(throws: SyncError.self) {
+                try await withDeadline(.seconds(30), "the open") { [cancelling] in _ = try await Realm(configuration: cancelling, downloadBeforeOpen: .always) }
+            }
+            let waiting = Task { try await session.wait(for: .download) }
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+        }
+    }
+
     /// Logs in to a real server process, opens the file once (so that it exists and has a session), stops the
     /// server, and runs `body` with the app, the configuration and the server's port.
     func withStoppedServer(_ name: String, _ body: (App, Realm.Configuration, Int) async throws -> Void) async throws {

@@ -3,8 +3,8 @@ import Foundation
 import OutpostCoreTesting
 import Testing
 
-/// Runs `body`, throwing ``SyncTestTimeout`` naming `what` when it takes longer than `timeout`. The body is not
-/// awaited after a timeout (a sync wait cannot be cancelled), so a hang fails the test instead of stalling it.
+/// Runs `body`, throwing ``SyncTestTimeout`` naming `what` when it takes longer than `timeout`. The body is cancelled
+/// and not awaited after a timeout, so a hang fails the test instead of stalling it.
 func withDeadline<T: Sendable>(
     _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {

@@ -44,8 +44,11 @@ actor SyncAgent {
     // Across connections.
     private var uploadAck: Int64 = 0
     private var downloadedServerVersion: Int64 = 0
-    private var downloadWaiters: [CheckedContinuation<Void, Error>] = []
-    private var uploadWaiters: [(target: Int64, continuation: CheckedContinuation<Void, Error>)] = []
+    /// `wait(for: .download)` callers, by id: each is resumed by the answer to a download mark sent after it began
+    /// waiting (a mark numbered `firstMark` or later).
+    private var downloadWaiters: [UUID: (firstMark: Int64, continuation: CheckedContinuation<Void, Error>)] = [:]
+    /// `wait(for: .upload)` callers, by id, with the client version the server must acknowledge.
+    private var uploadWaiters: [UUID: (target: Int64, continuation: CheckedContinuation<Void, Error>)] = [:]
     private var forceTokenRefresh = false
     /// Connection attempts in a row that did not get as far as the server accepting the session (an IDENT or a
     /// DOWNLOAD): the backoff grows with it. A server that accepts sockets but fails every session is backed off
@@ -164,12 +167,19 @@ actor SyncAgent {
     // MARK: Waiting
 
     /// Waits until everything the server has now is downloaded.
+    /// A cancelled caller stops waiting at once, with `CancellationError`.
     func waitForDownload() async throws {
         await session?.controlSettled()
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
-        try await withCheckedThrowingContinuation { continuation in
-            downloadWaiters.append(continuation)
-            if connection != nil, fileIdent != nil, reset == nil { sendMark(.download) }
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
+                downloadWaiters[id] = (nextRequestId, continuation)
+                if connection != nil, fileIdent != nil, reset == nil { sendMark(.download) }
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(id) }
         }
     }
 
@@ -179,18 +189,30 @@ actor SyncAgent {
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
         let target = try await database.perform { try SyncStore.lastClientVersion($0.connection) }
         if uploadAck >= target { return }
-        try await withCheckedThrowingContinuation { continuation in
-            uploadWaiters.append((target, continuation))
-            connection?.inject(.localChange)
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
+                uploadWaiters[id] = (target, continuation)
+                connection?.inject(.localChange)
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(id) }
         }
+    }
+
+    /// A cancelled `wait(for:)` caller: it stops waiting (if it still does).
+    private func stopWaiting(_ id: UUID) {
+        downloadWaiters.removeValue(forKey: id)?.continuation.resume(throwing: CancellationError())
+        uploadWaiters.removeValue(forKey: id)?.continuation.resume(throwing: CancellationError())
     }
 
     private func failWaiters(_ error: Error) {
         for w in verdictWaiters { w.continuation.resume(throwing: error) }
         verdictWaiters.removeAll()
-        for w in downloadWaiters { w.resume(throwing: error) }
+        for w in downloadWaiters.values { w.continuation.resume(throwing: error) }
         downloadWaiters.removeAll()
-        for w in uploadWaiters { w.continuation.resume(throwing: error) }
+        for w in uploadWaiters.values { w.continuation.resume(throwing: error) }
         uploadWaiters.removeAll()
     }
 
@@ -476,9 +498,10 @@ actor SyncAgent {
                 try await database.perform { try $0.syncSetSubscriptionState(version, .complete) }
                 tracker.set(version, .complete)
             case .download?:
-                let waiters = downloadWaiters
-                downloadWaiters.removeAll()
-                for w in waiters { w.resume() }
+                // Only the callers that were waiting when this mark was sent: a later one needs a later mark.
+                let ready = downloadWaiters.filter { $0.value.firstMark <= requestId }
+                for id in ready.keys { downloadWaiters.removeValue(forKey: id) }
+                for w in ready.values { w.continuation.resume() }
             case nil: break
             }
         case .queryError(_, let version, let code, let text):
@@ -528,9 +551,9 @@ actor SyncAgent {
 
     /// Resumes the `wait(for: .upload)` callers whose transactions `uploadAck` covers.
     private func resumeUploadWaiters() {
-        let ready = uploadWaiters.filter { $0.target <= uploadAck }
-        uploadWaiters.removeAll { $0.target <= uploadAck }
-        for w in ready { w.continuation.resume() }
+        let ready = uploadWaiters.filter { $0.value.target <= uploadAck }
+        for id in ready.keys { uploadWaiters.removeValue(forKey: id) }
+        for w in ready.values { w.continuation.resume() }
     }
 
     /// The server's verdict on one committed transaction (by client version): known once the server acknowledged it

@@ -162,7 +162,8 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     }
 
     /// Waits until every local change committed so far is acknowledged by the server (`.upload`), or until
-    /// everything the server has now is downloaded and applied (`.download`).
+    /// everything the server has now is downloaded and applied (`.download`). Outpost also ends the wait when the
+    /// calling task is cancelled, with `CancellationError` (the original keeps waiting).
     public func wait(for direction: ProgressDirection) async throws {
         switch direction {
         case .upload: try await agent.waitForUpload()

@@ -14,41 +14,50 @@ enum SyncWaiting {
         return try await race(.milliseconds(Int(timeout * 1000)), failure: { timeoutError(timeout) }, body)
     }
 
-    /// Runs `body`, throwing `failure()` if it takes longer than `timeout`. The body is not awaited after a timeout
-    /// (a wait on a subscription set or a session cannot be cancelled); it finishes on its own.
+    /// Runs `body`, throwing `failure()` if it takes longer than `timeout`. After a timeout the body is cancelled and
+    /// not awaited: a session's wait stops at once, a wait on a subscription set ends when the set does.
     static func race<T: Sendable>(
         _ timeout: Duration, failure: @escaping @Sendable () -> Error, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let once = Once<T>()
         return try await withCheckedThrowingContinuation { continuation in
             once.set(continuation)
-            Task {
+            let work = Task {
                 do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
             }
-            Task {
-                try? await Task.sleep(for: timeout)
+            let timer = Task {
+                try await Task.sleep(for: timeout)
                 once.resume(.failure(failure()))
+                work.cancel()
+            }
+            Task {
+                _ = await work.result
+                timer.cancel()
             }
         }
     }
 }
 
 extension SyncWaiting {
-    /// Runs `body`, throwing the error `failure` returns if it returns one first. The body is not awaited after a
-    /// failure (as in ``race(_:failure:_:)``); `failure` is cancelled once the body has finished (it then returns nil).
+    /// Runs `body`, throwing the error `failure` returns if it returns one first. After a failure the body is
+    /// cancelled and not awaited (as in ``race(_:failure:_:)``); `failure` is cancelled once the body has finished
+    /// (it then returns nil).
     static func race<T: Sendable>(
         failure: @escaping @Sendable () async -> Error?, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let once = Once<T>()
+        let work = Task {
+            do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+        }
         let watcher = Task {
-            if let error = await failure() { once.resume(.failure(error)) }
+            if let error = await failure() {
+                once.resume(.failure(error))
+                work.cancel()
+            }
         }
         defer { watcher.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
             once.set(continuation)
-            Task {
-                do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
-            }
         }
     }
 }
