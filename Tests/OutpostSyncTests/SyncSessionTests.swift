@@ -151,6 +151,34 @@ final class Cat: Object {
         }
     }
 
+    /// Suspends and resumes from several threads at once: the state observer sees each change once, in order,
+    /// each starting from the value the one before it left.
+    @Test func stateChangesFromSeveralThreadsAreObservedOnceInOrder() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "observe-race")) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
+                let session = try #require(realm.syncSession)
+                let seen = ObservedStates()
+                let token = session.observe(\.state, options: [.new, .old]) { _, change in
+                    if let old = change.oldValue, let new = change.newValue { seen.appendState(old, new) }
+                }
+                DispatchQueue.concurrentPerform(iterations: 400) { i in
+                    if i % 2 == 0 { session.suspend() } else { session.resume() }
+                }
+                session.resume()
+                try await eventually { session.connectionState == .connected }
+                token.invalidate()
+                let changes = seen.stateChanges
+                #expect(changes.count >= 2)
+                for (a, b) in zip(changes, changes.dropFirst()) {
+                    #expect(a.split(separator: "→").last == b.split(separator: "→").first, "\(a) then \(b)")
+                }
+                #expect(changes.allSatisfy { change in change.split(separator: "→").count == 2 && Set(change.split(separator: "→")).count == 2 })
+            }
+        }
+    }
+
     /// Upload progress counts bytes of the queued changesets and is reported on commit (pending) and on
     /// acknowledgement (complete); download progress counts server versions since the connection and completes
     /// once the download has caught up.

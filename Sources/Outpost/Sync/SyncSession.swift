@@ -68,6 +68,9 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     }
 
     private let lock = NSLock()
+    /// Serializes changes of `state` and `connectionState` with their notifications, so that observers see each
+    /// change once, in order, with the value it replaced. Recursive: a handler may suspend or resume the session.
+    private let changeLock = NSRecursiveLock()
     private var _state: State = .inactive
     private var _connectionState: ConnectionState = .disconnected
     private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
@@ -96,12 +99,15 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     func setState(_ state: State) { changing { _state = state } }
     func setConnectionState(_ state: ConnectionState) { changing { _connectionState = state } }
 
-    /// Makes a change under the lock, then tells the observers whose property it changed (outside the lock).
+    /// Makes a change under the lock, then tells the observers whose property it changed (outside the lock, but
+    /// before any other change begins).
     private func changing(_ change: () -> Void) {
-        let watching = lock.withLock { Array(observers.values) }
-        let before = watching.map { $0.snapshot(self) }
-        lock.withLock(change)
-        for (observer, old) in zip(watching, before) { observer.notify(self, old) }
+        changeLock.withLock {
+            let watching = lock.withLock { Array(observers.values) }
+            let before = watching.map { $0.snapshot(self) }
+            lock.withLock(change)
+            for (observer, old) in zip(watching, before) { observer.notify(self, old) }
+        }
     }
 
     func addObserver(_ observer: SessionObserver) -> Int {
