@@ -192,9 +192,13 @@ if which == "upload" || which == "all" {
         exit(0)
     }
     // First open with `.always` of a database whose subscription matches them.
+    // Its peak memory: the process's peak resident size is reset first (Linux), and read after the open.
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    let residentBefore = kilobytes("VmRSS")
     let openStart = ContinuousClock.now
     let (opened, _) = try await openSynced(makeApp("open"), "open.realm", behavior: .always)
     let open = seconds(ContinuousClock.now - openStart)
+    let openPeak = kilobytes("VmHWM")
     let count = opened.objects(BenchItem.self).count
     // Baseline: read the documents from the server's database directly.
     var server: OpaquePointer?
@@ -214,6 +218,10 @@ if which == "upload" || which == "all" {
     sqlite3_close(server)
     print(String(format: "first open .always of %d objects: outpost %.2f s (%d objects), baseline (read the server's database) %.2f s (%d rows), ratio %.2f× (goal ≤ 3×)",
                  objects, open, count, readBaseline, rows, open / readBaseline))
+    if let residentBefore, let openPeak {
+        print(String(format: "first open .always: peak resident memory %.0f MB, %.0f MB above the %.0f MB before it",
+                     Double(openPeak) / 1024, Double(openPeak - residentBefore) / 1024, Double(residentBefore) / 1024))
+    }
     // Second baseline, for context (the goal's ratio above uses the first): the same rows read from the server's
     // database and written, as they are (key and stored text), into a new file with the SQLite C API in one
     // transaction: moving the data from one store to the other, with no decoding at all.
@@ -222,6 +230,14 @@ if which == "upload" || which == "all" {
         to: directory.appendingPathComponent("copy-baseline.sqlite").path)
     print(String(format: "first open .always: baseline 2 (read the server's database and write the rows into a new file with the SQLite C API) %.2f s (%d rows), ratio %.2f×",
                  copyBaseline.seconds, copyBaseline.rows, open / copyBaseline.seconds))
+}
+
+/// A size line of /proc/self/status (`VmRSS`, `VmHWM`) in kB; nil where there is none (not Linux).
+func kilobytes(_ key: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") })
+    else { return nil }
+    return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
 }
 
 /// Reads BenchItem's stored rows from the server's database and inserts them into a new table of another file, in

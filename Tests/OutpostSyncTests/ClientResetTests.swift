@@ -167,6 +167,49 @@ import Testing
         }
     }
 
+    /// A partition-based reset downloads the server's history since version 0 and applies it once caught up. Here
+    /// that history spans two download messages (3,000 instructions; a message holds at most 2,000), so the first
+    /// is held back: parsed in memory under the default limit, stored in the file with a limit of one byte. Both
+    /// end with the server's 3,000 notes and the unsynced one, and nothing left stored.
+    @Test(arguments: [8 << 20, 1]) func aPartitionResetHoldsItsDownloadsUntilCaughtUp(limit: Int) async throws {
+        let calls = ResetCallbacks()
+        try await withRestorableServer("reset-pbs-held", appId: "pbs-held", appConfig: """
+            { "app_id": "pbs-held", "auth": { "anonymous": { "enabled": true } },
+              "sync": { "mode": "partition", "development_mode_enabled": true,
+                        "partition": { "key": "_partition", "type": "string", "permissions": { "read": true, "write": true } } } }
+            """
+        ) { server, app, reports in
+            let user = try await app.login(credentials: .anonymous)
+            var configuration = user.configuration(partitionValue: "team", clientResetMode: .recoverUnsyncedChanges(
+                afterReset: { calls.recordAfter(Self.texts($0), Self.texts($1)) }))
+            configuration.objectTypes = [Note.self]
+            configuration.syncConfiguration?.heldDownloadMemoryLimit = limit
+            let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
+            let session = realm.syncSession!
+            for start in stride(from: 0, to: 3_000, by: 1_000) {
+                try realm.write {
+                    for n in start..<start + 1_000 { realm.add(Self.note(n)) }
+                }
+            }
+            try await withDeadline(.seconds(60), "upload") { try await session.wait(for: .upload) }
+            try await server.backUp()
+            try realm.write { realm.add(Self.note(3_000)) }
+            try await withDeadline(.seconds(60), "upload after the backup") { try await session.wait(for: .upload) }
+            session.suspend()
+            try realm.write { realm.add(Self.note(3_001)) }
+            try await server.restoreBackup()
+            session.resume()
+            try await eventually(timeout: .seconds(60), "the client reset") { calls.afterCount == 1 }
+            try await withDeadline(.seconds(30), "upload") { try await session.wait(for: .upload) }
+            realm.refresh()
+            let texts = Self.texts(realm)
+            #expect(texts.count == 3_001)
+            #expect(texts.contains("note 3001") && texts.contains("note 2999") && !texts.contains("note 3000"))
+            #expect(try realm.instance.connection.scalar("SELECT count(*) FROM __outpost_sync_held") == .integer(0))
+            #expect(reports.errors.isEmpty, "\(reports.errors)")
+        }
+    }
+
     /// The restore a client can only tell by the cursor's salt: after the backup, device A downloaded B's changes
     /// (and uploaded nothing); the restore loses them; then device C writes more than B did, so the restored
     /// server's history passes A's cursor with other changesets. A's cursor version exists on the server, and no

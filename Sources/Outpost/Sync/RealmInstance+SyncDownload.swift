@@ -73,6 +73,17 @@ extension RealmInstance {
     func syncApplyDownload(_ changesets: [DownloadChangeset], cursor: DownloadCursor, uploadAck: Int64,
                            bootstrappedQueryVersion: Int64?, rejections: [(Int64, [RejectedUpdate])] = [],
                            finishesReset: Bool = false) throws -> SyncDownloadReport {
+        try syncApplyDownload(HeldDownloads(), then: changesets, cursor: cursor, uploadAck: uploadAck,
+                              bootstrappedQueryVersion: bootstrappedQueryVersion, rejections: rejections,
+                              finishesReset: finishesReset)
+    }
+
+    /// Applies the held downloads (``HeldDownloads``: the parsed ones, then those stored in the file, read one
+    /// message at a time), then `changesets`, in one write transaction as above; the stored ones are deleted with it.
+    func syncApplyDownload(_ held: HeldDownloads, then changesets: [DownloadChangeset], cursor: DownloadCursor,
+                           uploadAck: Int64, bootstrappedQueryVersion: Int64?,
+                           rejections: [(Int64, [RejectedUpdate])] = [],
+                           finishesReset: Bool = false) throws -> SyncDownloadReport {
         var report = SyncDownloadReport()
         syncRecorder?.isApplyingDownload = true
         defer { syncRecorder?.isApplyingDownload = false }
@@ -83,13 +94,14 @@ extension RealmInstance {
             try SyncStore.acknowledge(connection, through: uploadAck)
             // Read only for a download with instructions: an acknowledgement alone (the usual answer to an upload)
             // must not re-read every queued transaction — that made uploading many transactions quadratic.
-            let pending = bootstrappedQueryVersion != nil || changesets.contains(where: { !$0.instructions.isEmpty })
+            let newInstructions = changesets.reduce(0) { $0 + $1.instructions.count }
+            let pending = bootstrappedQueryVersion != nil || held.instructionCount + newInstructions > 0
                 ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: uploadAck))
                 : PendingLocalChanges([])
             // A bootstrap holds every object of the new view: what else the file holds goes (see `syncSweep`).
             var sweep = bootstrappedQueryVersion == nil && !finishesReset ? nil : BootstrapSweep(tables: syncTablesHoldingObjects())
-            var newRows = SyncNewRows(capacity: changesets.reduce(0) { $0 + $1.instructions.count })
-            for changeset in changesets {
+            var newRows = SyncNewRows(capacity: held.instructionCount + newInstructions)
+            func apply(_ changeset: DownloadChangeset) {
                 for instruction in changeset.instructions {
                     guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
                     let key = pending.isEmpty ? "" : PendingLocalChanges.key(instruction.className, instruction.primaryKey)
@@ -124,6 +136,14 @@ extension RealmInstance {
                     }
                 }
             }
+            for changeset in held.parsed { apply(changeset) }
+            if held.stored > 0 {
+                try SyncStore.forEachHeldDownload(connection) { stored in
+                    for changeset in stored { apply(changeset) }
+                }
+                try connection.execute("DELETE FROM __outpost_sync_held")
+            }
+            for changeset in changesets { apply(changeset) }
             if let sweep {
                 let what = bootstrappedQueryVersion.map { "query version \($0)" } ?? "client reset"
                 for removed in syncSweep(sweep, keeping: queuedBeforeAck ?? pending) {

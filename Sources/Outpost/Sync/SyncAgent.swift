@@ -26,7 +26,8 @@ actor SyncAgent {
     private var fileIdent: Int64?
     private var lastSentClientVersion: Int64 = 0
     private var lastSentQueryVersion: Int64 = 0
-    private var bootstrap: [DownloadChangeset] = []
+    /// Downloads held back until the message that completes them (``HeldDownloads``).
+    private var held = HeldDownloads()
     private var isBootstrapping = false
     private var markRequests: [Int64: MarkPurpose] = [:]
     private var nextRequestId: Int64 = 1
@@ -327,7 +328,11 @@ actor SyncAgent {
         startPings(conn)
 
         // The recorded rejections are read here, once per connection: the snapshot is read on every upload pump.
-        let (snapshot, recorded) = try await database.perform { (try $0.syncSnapshot(), try SyncStore.rejections($0.connection)) }
+        // Held downloads stored by an earlier connection (or process) are dropped: the server sends them again.
+        let (snapshot, recorded) = try await database.perform {
+            try $0.syncDropHeldDownloads()
+            return (try $0.syncSnapshot(), try SyncStore.rejections($0.connection))
+        }
         tracker.load(snapshot.subscriptionStates)
         tracker.refresh(from: snapshot.subscriptionStates)
         for (version, updates) in recorded where rejections[version] == nil {
@@ -340,7 +345,6 @@ actor SyncAgent {
             var progress = reset ?? ResetProgress(before: nil)
             progress.awaitedVersions = sync.enableFlexibleSync ? Set(snapshot.pendingSubscriptions.map(\.version)) : []
             progress.awaitsBootstrap = !progress.awaitedVersions.isEmpty
-            progress.buffered = []
             reset = progress
         } else {
             reset = nil
@@ -352,7 +356,7 @@ actor SyncAgent {
         session?.resetDownloadProgress()
         lastSentClientVersion = snapshot.uploadAck
         lastSentQueryVersion = snapshot.activeSubscriptions?.version ?? 0
-        bootstrap = []
+        held = HeldDownloads()
         isBootstrapping = false
         markRequests = [:]
         pendingCompensations = []
@@ -372,6 +376,11 @@ actor SyncAgent {
             if conn.isClosed { return }
             switch event {
             case .message(let text):
+                // A bootstrap batch that will wait in the file is not parsed now: it is when it is applied.
+                if let (envelope, hasChangesets) = storedBatchEnvelope(text) {
+                    try await handle(envelope, conn, text: text, unparsed: hasChangesets)
+                    continue
+                }
                 let message: ServerMessage
                 do {
                     message = try ServerMessage.decode(text)
@@ -380,7 +389,7 @@ actor SyncAgent {
                     conn.close()
                     return
                 }
-                try await handle(message, conn)
+                try await handle(message, conn, text: text)
             case .localChange:
                 try await pump(conn)
             case .pingTick:
@@ -441,7 +450,20 @@ actor SyncAgent {
 
     // MARK: Messages
 
-    private func handle(_ message: ServerMessage, _ conn: SyncConnection) async throws {
+    /// A download message's envelope (its changesets unread) and whether it has changesets, when it is a bootstrap
+    /// batch (`more`) that will be held in the file (``HeldDownloads``) — nil for any other message, which is parsed
+    /// whole.
+    private func storedBatchEnvelope(_ text: String) -> (ServerMessage, Bool)? {
+        guard !held.keepsInMemory(text.utf8.count, limit: sync.heldDownloadMemoryLimit),
+            let (envelope, hasChangesets) = DownloadMessageReader.envelope(text),
+            case .download(_, _, _, _, _, .moreToCome, _) = envelope
+        else { return nil }
+        return (envelope, hasChangesets)
+    }
+
+    /// Handles one message from the server; `text` is the message as it came (a held download may be stored as is).
+    /// `unparsed`: a download whose changesets were not read (``storedBatchEnvelope(_:)``); its text holds them.
+    private func handle(_ message: ServerMessage, _ conn: SyncConnection, text: String, unparsed: Bool = false) async throws {
         switch message {
         case .ident(_, let ident, let salt):
             failedAttempts = 0
@@ -463,32 +485,31 @@ actor SyncAgent {
                     }
                 }
                 isBootstrapping = true
-                bootstrap += changesets
+                try await hold(changesets, text: text, unparsed: unparsed)
             case .lastInBatch:
-                let all = bootstrap + changesets
-                bootstrap = []
+                let taken = takeHeld()
                 isBootstrapping = false
                 let finishesReset = reset?.awaitsBootstrap == true
-                try await apply(all, cursor: cursor, ack: ack, bootstrapped: queryVersion, finishesReset: finishesReset)
+                try await apply(taken, then: changesets, cursor: cursor, ack: ack, bootstrapped: queryVersion,
+                                finishesReset: finishesReset)
                 if finishesReset { finishReset() }
                 tracker.set(queryVersion, .awaitingMark)
                 sendMark(.query(queryVersion))
                 try await pump(conn)
             case .steadyState:
-                let all = bootstrap + changesets
-                bootstrap = []
                 isBootstrapping = false
-                if var progress = reset, !progress.awaitsBootstrap {
-                    // A client reset without a bootstrap: the downloads since version 0 are the server's data, applied
-                    // together once they reach the latest version.
-                    progress.buffered += all
-                    reset = progress
+                if let progress = reset, !progress.awaitsBootstrap {
+                    // A client reset without a bootstrap: the downloads since version 0 are the server's data, held
+                    // and applied together once they reach the latest version.
                     if cursor.serverVersion >= latest {
-                        try await apply(progress.buffered, cursor: cursor, ack: ack, bootstrapped: nil, finishesReset: true)
+                        try await apply(takeHeld(), then: changesets, cursor: cursor, ack: ack, bootstrapped: nil,
+                                        finishesReset: true)
                         finishReset()
+                    } else {
+                        try await hold(changesets, text: text)
                     }
                 } else {
-                    try await apply(all, cursor: cursor, ack: ack, bootstrapped: nil)
+                    try await apply(takeHeld(), then: changesets, cursor: cursor, ack: ack, bootstrapped: nil)
                 }
                 try await pump(conn)
             }
@@ -520,8 +541,35 @@ actor SyncAgent {
         }
     }
 
+    /// Holds a download message back until the one that completes it: parsed in memory up to the limit, stored in the
+    /// file beyond it (``HeldDownloads``).
+    /// `unparsed`: the message's changesets were not read (they are in `text` only).
+    private func hold(_ changesets: [DownloadChangeset], text: String, unparsed: Bool = false) async throws {
+        let bytes = text.utf8.count
+        if !unparsed, held.keepsInMemory(bytes, limit: sync.heldDownloadMemoryLimit) {
+            held.keep(changesets, bytes: bytes)
+        } else {
+            try await database.perform { try $0.syncHoldDownload(text) }
+            held.noteStored(instructions: unparsed ? SyncProtocolLimits.maxInstructionsPerDownload
+                                : changesets.reduce(0) { $0 + $1.instructions.count })
+        }
+    }
+
+    /// The held downloads, which the session no longer holds.
+    private func takeHeld() -> HeldDownloads {
+        defer { held = HeldDownloads() }
+        return held
+    }
+
     private func apply(_ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, bootstrapped: Int64?,
                        finishesReset: Bool = false) async throws {
+        try await apply(HeldDownloads(), then: changesets, cursor: cursor, ack: ack, bootstrapped: bootstrapped,
+                        finishesReset: finishesReset)
+    }
+
+    /// Applies the held downloads and then `changesets` in one transaction, with the acknowledgement and the cursor.
+    private func apply(_ held: HeldDownloads, then changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64,
+                       bootstrapped: Int64?, finishesReset: Bool = false) async throws {
         // The rejections whose revert this download applies are recorded with it: `verdict(forTransaction:)`
         // answers from the file after a restart (it answered `.accepted` before).
         let rejected = pendingCompensations.compactMap { info -> (Int64, [RejectedUpdate])? in
@@ -530,14 +578,15 @@ actor SyncAgent {
             return (version, info.rejectedUpdates ?? [])
         }
         let report = try await database.perform {
-            try $0.syncApplyDownload(changesets, cursor: cursor, uploadAck: ack, bootstrappedQueryVersion: bootstrapped,
-                                     rejections: rejected, finishesReset: finishesReset)
+            try $0.syncApplyDownload(held, then: changesets, cursor: cursor, uploadAck: ack,
+                                     bootstrappedQueryVersion: bootstrapped, rejections: rejected, finishesReset: finishesReset)
         }
         let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
         for p in report.problems { manager.log(.warn, "\(prefix) could not apply a downloaded change to \(p)") }
+        let heldNote = held.isEmpty ? "" : " after \(held.instructionCount) held instructions (\(held.stored) messages stored)"
         manager.log(.debug, "\(prefix) Received: DOWNLOAD(server versions \(changesets.first.map { "\($0.serverVersion)" } ?? "-")"
             + "…\(changesets.last.map { "\($0.serverVersion)" } ?? "-"), cursor \(cursor.serverVersion), upload ack \(ack), "
-            + "\(changesets.count) changesets, own client versions \(changesets.filter { $0.originFileIdent == fileIdent }.map(\.originClientVersion)))")
+            + "\(changesets.count) changesets\(heldNote), own client versions \(changesets.filter { $0.originFileIdent == fileIdent }.map(\.originClientVersion)))")
         for line in report.kept { manager.log(.trace, "\(prefix) \(line)") }
         downloadedServerVersion = max(downloadedServerVersion, cursor.serverVersion)
         uploadAck = max(uploadAck, ack)
@@ -639,14 +688,13 @@ actor SyncAgent {
     // MARK: Client reset
 
     /// A client reset under way (its plan acted at its start, `syncBeginClientReset`): the frozen Realm from before it
-    /// (for `afterReset`), and — for a file that does not wait for a bootstrap — the downloads collected until the
-    /// session has caught up.
+    /// (for `afterReset`), and whether the file waits for a bootstrap (flexible sync) or — holding the downloads
+    /// (``HeldDownloads``) — for the session to catch up (partition-based sync).
     private struct ResetProgress {
         var before: UncheckedSendable<Realm>?
         var awaitsBootstrap = false
         /// The subscription sets sent again whose bootstrap the reset waits for (flexible sync).
         var awaitedVersions: Set<Int64> = []
-        var buffered: [DownloadChangeset] = []
     }
 
     /// The server asked for a client reset (docs/sync-client.md, "Client reset"). Automatic modes: `beforeReset`

@@ -22,6 +22,10 @@ public struct SyncConfiguration: @unchecked Sendable {  // the initial-subscript
     /// Outpost-only: refuse, at commit, a write to an object that matches none of its class's subscriptions
     /// (instead of letting the server revert it with a compensating write). Off by default, as in Realm.
     public var rejectsWritesOutsideSubscriptions: Bool = false
+    /// How many bytes of held-back download messages (a bootstrap's batches) the session keeps parsed in memory;
+    /// the messages after those wait in the file (``HeldDownloads``). One full download message's worth by default:
+    /// a large bootstrap then costs the memory of two messages, not of all of them. Internal: tests lower it.
+    var heldDownloadMemoryLimit = SyncProtocolLimits.maxDownloadBytes
 
     init(user: User, partitionValue: AnyBSON?, enableFlexibleSync: Bool, clientResetMode: ClientResetMode,
          cancelAsyncOpenOnNonFatalErrors: Bool, initialSubscriptions: ((SyncSubscriptionSet) -> Void)? = nil,

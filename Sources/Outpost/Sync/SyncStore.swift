@@ -4,7 +4,9 @@ import OutpostCore
 /// The sync state a synced Realm file keeps beside its objects, in its own tables, so that it commits atomically
 /// with the objects: the file identity and download cursor (`__outpost_sync_meta`), the upload queue
 /// (`__outpost_sync_upload`: one row per committed transaction, until the server acknowledges it), the
-/// subscription sets (`__outpost_sync_subscriptions`) and the refused transactions (`__outpost_sync_rejections`).
+/// subscription sets (`__outpost_sync_subscriptions`), the refused transactions (`__outpost_sync_rejections`) and
+/// the download messages held back beyond the memory limit until the one that completes them (`__outpost_sync_held`,
+/// ``HeldDownloads``).
 enum SyncStore {
     static let createTables = """
         CREATE TABLE IF NOT EXISTS __outpost_sync_meta (key TEXT PRIMARY KEY, value);
@@ -14,6 +16,7 @@ enum SyncStore {
         CREATE TABLE IF NOT EXISTS __outpost_sync_subscriptions (
             version INTEGER PRIMARY KEY, state TEXT NOT NULL, error TEXT, subscriptions TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS __outpost_sync_rejections (client_version INTEGER PRIMARY KEY, rejected TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS __outpost_sync_held (seq INTEGER PRIMARY KEY, message TEXT NOT NULL);
         """
 
     /// How many rejected transactions the file remembers for `verdict(forTransaction:)` (the newest).

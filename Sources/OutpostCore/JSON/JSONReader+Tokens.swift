@@ -65,4 +65,37 @@ extension JSONReader {
         else { return nil }
         return v
     }
+
+    /// Skips one array or object without reading what it holds: brackets are matched and string literals skipped
+    /// (escapes included), nothing else is checked — for a reader that parses the contents later. False, with
+    /// nothing read but space, when the next token is not `[` or `{` or the text ends before the value does.
+    package mutating func skipContainer() -> Bool {
+        guard let first = peek(), first == UInt8(ascii: "[") || first == UInt8(ascii: "{") else { return false }
+        let start = index
+        let end: Int? = bytes.withUnsafeBufferPointer { buffer in
+            var depth = 0
+            var i = start
+            while i < buffer.count {
+                switch buffer[i] {
+                case UInt8(ascii: "\""):
+                    i += 1
+                    while i < buffer.count, buffer[i] != UInt8(ascii: "\"") {
+                        i += buffer[i] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth -= 1
+                    if depth == 0 { return i + 1 }
+                default:
+                    break
+                }
+                i += 1
+            }
+            return nil
+        }
+        guard let end else { return false }
+        index = end
+        return true
+    }
 }

@@ -16,7 +16,22 @@ package struct DownloadMessageReader: JSONTokenReader {
         return message.download()
     }
 
+    /// A download message's envelope — everything but its changesets, which are skipped unread (the message's
+    /// `changesets` is empty) — and whether it has any changesets; nil when the text is not a download message in the
+    /// usual shape. For a client that keeps the message's text to read its changesets later: they are checked then.
+    package static func envelope(_ text: String) -> (message: ServerMessage, hasChangesets: Bool)? {
+        var message = DownloadMessageReader(reader: JSONReader(bytes: Array(text.utf8)))
+        var hasChangesets = false
+        return message.download(skippingChangesets: &hasChangesets).map { ($0, hasChangesets) }
+    }
+
     private mutating func download() -> ServerMessage? {
+        var unused = false
+        return download(skippingChangesets: &unused, skip: false)
+    }
+
+    /// The message; with `skip`, its changesets are skipped unread, and `hasChangesets` says whether there were any.
+    private mutating func download(skippingChangesets hasChangesets: inout Bool, skip: Bool = true) -> ServerMessage? {
         guard reader.take("{") else { return nil }
         var isDownload = false
         var session, latest, ack, queryVersion: Int64?
@@ -35,6 +50,14 @@ package struct DownloadMessageReader: JSONTokenReader {
             case "queryVersion": guard Self.fill(&queryVersion, version()) else { return nil }
             case "cursor": guard Self.fill(&cursor, self.cursor()) else { return nil }
             case "batch": guard Self.fill(&batch, reader.string().flatMap(DownloadBatchState.init(rawValue:))) else { return nil }
+            case "changesets" where skip:
+                guard changesets == nil, reader.peek() == UInt8(ascii: "[") else { return nil }
+                let start = reader.index
+                guard reader.skipContainer() else { return nil }
+                var inside = reader  // the same bytes (shared), to look just inside the `[`
+                inside.index = start + 1
+                hasChangesets = inside.peek() != UInt8(ascii: "]")
+                changesets = []
             case "changesets": guard Self.fill(&changesets, array { $0.changeset() }) else { return nil }
             default: return nil
             }

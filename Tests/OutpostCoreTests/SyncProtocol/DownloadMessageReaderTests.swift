@@ -144,6 +144,40 @@ import Testing
         }
     }
 
+    /// The envelope reader skips the changesets unread: the same message as the full reader with no changesets, and
+    /// whether there were any — also when strings in them hold brackets, quotes and backslashes; nil for a text that
+    /// ends inside them or is no download message.
+    @Test func envelopesSkipTheChangesets() throws {
+        var random = SplitMix64(seed: 0xE17E)
+        for _ in 0..<200 {
+            let instructions: [DownloadInstruction] = (0..<random.below(4)).map { _ in
+                var fields: [String: Value] = [:]
+                for _ in 0..<random.below(4) {
+                    fields[["a", "]", "x\"y", "\\", "{["][random.below(5)]] = Upload.randomValue(&random, depth: 1)
+                }
+                return .upsert(className: "Item", primaryKey: .string(["}", "\"]", "\\\"", "a"][random.below(4)]),
+                               fields: Document(fields))
+            }
+            let message = Self.download(instructions, batch: .moreToCome)
+            let text = random.below(2) == 0 ? message.text : Upload.spaced(message.text, " \n")
+            let (envelope, hasChangesets) = try #require(DownloadMessageReader.envelope(text))
+            #expect(hasChangesets)
+            guard case .download(let session, let cursor, let latest, let ack, let queryVersion, let batch, _) = message
+            else { return }
+            #expect(envelope == .download(session: session, cursor: cursor, latestServerVersion: latest, uploadAck: ack,
+                                          queryVersion: queryVersion, batch: batch, changesets: []))
+        }
+        let none = ServerMessage.download(
+            session: 1, cursor: DownloadCursor(serverVersion: 1, clientVersion: 0), latestServerVersion: 1, uploadAck: 0,
+            queryVersion: 1, batch: .moreToCome, changesets: [])
+        #expect(DownloadMessageReader.envelope(none.text)?.hasChangesets == false)
+        let text = Self.download([.erase(className: "Item", primaryKey: .string("]]]"))]).text
+        let cut = text.index(text.firstIndex(of: "[")!, offsetBy: 40)
+        #expect(DownloadMessageReader.envelope(String(text[..<cut])) == nil)
+        #expect(DownloadMessageReader.envelope(#"{"type":"pong","timestamp":5}"#) == nil)
+        #expect(DownloadMessageReader.envelope(text.replacingOccurrences(of: #""changesets":["#, with: #""changesets":{"#)) == nil)
+    }
+
     /// Random downloads read the same both ways, and so does every text made by damaging them a little.
     @Test func randomAndDamagedDownloadsAgree() {
         var random = SplitMix64(seed: 0xD0_5EED)

@@ -1,0 +1,128 @@
+import Foundation
+import OutpostCore
+
+/// Downloads the session holds back until the message that completes them: a bootstrap's batches (until `last`), the
+/// parts of a changeset too large for one message, and the downloads of a partition-based client reset (until the
+/// session has caught up). They are applied together, in one transaction (``RealmInstance/syncApplyDownload(_:then:cursor:uploadAck:bootstrappedQueryVersion:rejections:finishesReset:)``).
+///
+/// The first messages are kept parsed, in memory, up to ``SyncConfiguration/heldDownloadMemoryLimit`` bytes of
+/// message text; the messages after those are stored in the file (`__outpost_sync_held`, their text as it came) and
+/// read back one at a time while they are applied. A large bootstrap then costs the memory of one message on top of
+/// the limit, not the memory of all of them. The stored messages are deleted with the transaction that applies them;
+/// after a crash or a lost connection the session deletes them before it binds (the server sends them again, as the
+/// cursor did not move).
+struct HeldDownloads: Sendable {
+    /// The first held changesets, parsed, in the order they came.
+    private(set) var parsed: [DownloadChangeset] = []
+    /// Bytes of message text the parsed changesets came in.
+    private(set) var parsedBytes = 0
+    /// How many messages, held after `parsed`, are stored in the file.
+    private(set) var stored = 0
+    /// Instructions held (parsed and stored; for stored messages whose changesets were not read, an upper bound).
+    private(set) var instructionCount = 0
+
+    var isEmpty: Bool { parsed.isEmpty && stored == 0 }
+
+    /// Whether a message of `bytes` bytes still fits in memory under `limit`: only while nothing is stored yet, so
+    /// that the stored messages all come after the parsed ones.
+    func keepsInMemory(_ bytes: Int, limit: Int) -> Bool {
+        stored == 0 && parsedBytes + bytes <= limit
+    }
+
+    mutating func keep(_ changesets: [DownloadChangeset], bytes: Int) {
+        parsed += changesets
+        parsedBytes += bytes
+        instructionCount += changesets.reduce(0) { $0 + $1.instructions.count }
+    }
+
+    /// A message of about `instructions` instructions was stored in the file (its changesets may not have been read
+    /// yet: the count is then the most a message holds).
+    mutating func noteStored(instructions: Int) {
+        stored += 1
+        instructionCount += instructions
+    }
+}
+
+extension SyncStore {
+    /// Stores a held download message's text, after those stored before it.
+    static func holdDownload(_ connection: SQLiteConnection, _ text: String) throws {
+        try connection.cached("INSERT INTO __outpost_sync_held (message) VALUES (?)").run([.text(text)])
+    }
+
+    /// The text of the first stored download message after `sequence`, and its sequence number; nil when there is
+    /// none.
+    static func heldDownload(_ connection: SQLiteConnection, after sequence: Int64) throws -> (Int64, String)? {
+        let rows = try connection.cached("SELECT seq, message FROM __outpost_sync_held WHERE seq > ? ORDER BY seq LIMIT 1")
+            .rows([.integer(sequence)])
+        guard let row = rows.first else { return nil }
+        guard case .integer(let seq) = row[0], case .text(let text) = row[1] else {
+            throw SyncError(.clientInternalError, "A held download after \(sequence) in the file is not text.")
+        }
+        return (seq, text)
+    }
+
+    /// Calls `body` with the changesets of each stored download message, in order. Each message is read on the
+    /// calling thread (the connection's) and parsed on another while the one before it is applied, so that reading
+    /// them back costs about what applying them does; at most two parsed messages are in memory at once. Throws when a
+    /// stored text is not a download message (the file was damaged).
+    static func forEachHeldDownload(_ connection: SQLiteConnection, _ body: ([DownloadChangeset]) throws -> Void) throws {
+        var next = try heldDownload(connection, after: 0).map { ($0.0, HeldMessageParse($0.1)) }
+        while let (sequence, parse) = next {
+            next = try heldDownload(connection, after: sequence).map { ($0.0, HeldMessageParse($0.1)) }
+            try body(try parse.changesets(sequence))
+        }
+    }
+
+    /// Whether any held download message is stored.
+    static func hasHeldDownloads(_ connection: SQLiteConnection) throws -> Bool {
+        try connection.scalar("SELECT EXISTS (SELECT 1 FROM __outpost_sync_held)", []) == .integer(1)
+    }
+}
+
+/// One stored download message parsed on a background queue; ``changesets(_:)`` waits for it.
+private final class HeldMessageParse: @unchecked Sendable {  // `result` is written before `done` signals, read after
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<ServerMessage, Error>?
+
+    init(_ text: String) {
+        DispatchQueue.global().async {
+            self.result = Result { try ServerMessage.decode(text) }
+            self.done.signal()
+        }
+    }
+
+    func changesets(_ sequence: Int64) throws -> [DownloadChangeset] {
+        done.wait()
+        guard case .download(_, _, _, _, _, _, let changesets) = try result!.get() else {
+            throw SyncError(.clientInternalError, "The held download \(sequence) in the file is not a download message.")
+        }
+        return changesets
+    }
+}
+
+extension RealmInstance {
+    /// Stores a held download message in its own transaction (``HeldDownloads``).
+    func syncHoldDownload(_ text: String) throws {
+        try beginWrite()
+        do {
+            try SyncStore.holdDownload(connection, text)
+            try commitWrite()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+    }
+
+    /// Deletes the stored held downloads, if any: they belonged to a connection that is gone.
+    func syncDropHeldDownloads() throws {
+        guard try SyncStore.hasHeldDownloads(connection) else { return }
+        try beginWrite()
+        do {
+            try connection.execute("DELETE FROM __outpost_sync_held")
+            try commitWrite()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+    }
+}
