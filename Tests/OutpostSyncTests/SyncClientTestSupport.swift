@@ -29,10 +29,13 @@ func seedServerApp(appId: String = "seed-app") throws -> OutpostServer.AppConfig
 
 /// A client `App` for a test server, with its own temporary root directory (so every test has fresh users and
 /// files). The directory is removed afterwards; the user's sessions are stopped first.
-func withClientApp<T>(_ server: TestServer, _ body: (App) async throws -> T) async throws -> T {
+func withClientApp<T>(_ server: TestServer, syncTimeouts: SyncTimeoutOptions? = nil, _ body: (App) async throws -> T)
+    async throws -> T
+{
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-client-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    let app = App(id: server.appId, configuration: AppConfiguration(baseURL: server.baseURL, rootDirectory: root))
+    let app = App(id: server.appId, configuration: AppConfiguration(baseURL: server.baseURL, syncTimeouts: syncTimeouts,
+                                                                    rootDirectory: root))
     app.syncManager.logLevel = .warn
     defer { try? FileManager.default.removeItem(at: root) }
     do {

@@ -179,6 +179,81 @@ final class Cat: Object {
         }
     }
 
+    /// As the original's default stop policy: when the app's last Realm of a file closes, the session uploads what
+    /// was committed, lingers `connectionLingerTime`, and stops; opening the file again starts it again.
+    @Test func closingTheLastRealmStopsTheSessionOnceItsChangesAreUploaded() async throws {
+        try await withTestServer(configuration: .development(appId: "close-stops")) { server in
+            try await withClientApp(server, syncTimeouts: SyncTimeoutOptions(connectionLingerTime: 300)) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let config = Self.itemsConfiguration(user, "closing.realm")
+                let written = ObjectId.generate()
+                let session: SyncSession = try await {
+                    let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                    try realm.write {
+                        let item = ConvergenceItem()
+                        item._id = written
+                        realm.add(item)
+                    }
+                    return try #require(realm.syncSession)
+                }()
+                // The Realm is gone: the session stops after the upload and the linger time.
+                try await eventually("the session stops") { session.state == .inactive && session.connectionState == .disconnected }
+                let other = try await Realm(configuration: Self.itemsConfiguration(user, "other.realm"), downloadBeforeOpen: .always)
+                #expect(other.object(ofType: ConvergenceItem.self, forPrimaryKey: written) != nil)
+
+                // Opening the file again starts it, and it downloads again.
+                let again = try await Realm(configuration: config)
+                try await eventually("the session starts again") { session.state == .active && session.connectionState == .connected }
+                let second = ConvergenceItem()
+                try other.write { other.add(second) }
+                let upload = try #require(other.syncSession)
+                try await withDeadline(.seconds(30), "the upload") { try await upload.wait(for: .upload) }
+                try await withDeadline(.seconds(30), "the download") { try await session.wait(for: .download) }
+                again.refresh()
+                #expect(again.objects(ConvergenceItem.self).count == 2)
+            }
+        }
+    }
+
+    /// A Realm opened again within the linger time finds its session still connected: no reconnect.
+    @Test func aRealmOpenedAgainWithinTheLingerTimeKeepsTheConnection() async throws {
+        try await withTestServer(configuration: .development(appId: "close-linger")) { server in
+            try await withClientApp(server, syncTimeouts: SyncTimeoutOptions(connectionLingerTime: 10_000)) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let config = Self.itemsConfiguration(user, "linger.realm")
+                let seen = ObservedStates()
+                let (session, token): (SyncSession, SyncSessionObservation) = try await {
+                    let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                    let session = try #require(realm.syncSession)
+                    try await eventually { session.connectionState == .connected }
+                    let token = session.observe(\.connectionState, options: [.new]) { _, change in
+                        if let state = change.newValue { seen.append(state) }
+                    }
+                    try realm.write { realm.add(ConvergenceItem()) }
+                    return (session, token)
+                }()
+                try await withDeadline(.seconds(30), "the upload") { try await session.wait(for: .upload) }
+                try await Task.sleep(for: .milliseconds(300))
+                let again = try await Realm(configuration: config)
+                try again.write { again.add(ConvergenceItem()) }
+                try await withDeadline(.seconds(30), "the second upload") { try await session.wait(for: .upload) }
+                #expect(session.state == .active)
+                #expect(!seen.values.contains(.disconnected), "\(seen.values)")
+                token.invalidate()
+            }
+        }
+    }
+
+    /// A flexible-sync configuration of `user` subscribed to every `ConvergenceItem`, in its own file.
+    static func itemsConfiguration(_ user: User, _ file: String) -> Realm.Configuration {
+        var config = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+            subscriptions.append(QuerySubscription<ConvergenceItem>(name: "all"))
+        })
+        config.objectTypes = [ConvergenceItem.self]
+        config.fileURL = config.fileURL!.deletingLastPathComponent().appendingPathComponent(file)
+        return config
+    }
+
     /// Upload progress counts bytes of the queued changesets and is reported on commit (pending) and on
     /// acknowledgement (complete); download progress counts server versions since the connection and completes
     /// once the download has caught up.

@@ -69,6 +69,15 @@ final class RealmRegistry: Sendable {
     }
 
     /// Number of live (non-frozen) instances open on `path`.
+    /// How many live instances of `path` the app itself has open: not frozen ones, not a sync session's own.
+    func openAppInstanceCount(path: String) -> Int {
+        let candidates = entries.withLock { list in list.filter { $0.path == path } }
+        return candidates.filter { candidate in
+            guard let instance = candidate.instance else { return false }
+            return !instance.isFrozen && !instance.configuration.isSyncWorker
+        }.count
+    }
+
     func openCount(path: String) -> Int {
         let candidates = entries.withLock { list in list.filter { $0.path == path } }
         return candidates.filter { $0.instance != nil }.count

@@ -65,6 +65,12 @@ actor SyncAgent {
     private var reset: ResetProgress?
     /// The next connection starts at once, without a backoff delay (a client reset closed the last one).
     private var skipBackoff = false
+    /// Waiting to stop the session: no Realm of the file is open (``closeWhenUploaded()``).
+    private var closing: Task<Void, Never>?
+    /// Counts close and reopen requests, so that a stop decided before a reopen does not happen.
+    private var closeGeneration = 0
+    /// The session stopped because no Realm of the file was open; opening one starts it again.
+    private var stoppedByClose = false
 
     private static let counter = SyncCounter()
 
@@ -129,6 +135,7 @@ actor SyncAgent {
     // MARK: Control
 
     func start() {
+        stoppedByClose = false
         guard runTask == nil, !isInvalid else { return }
         session?.setState(.active)
         runTask = Task { await self.run() }
@@ -136,6 +143,8 @@ actor SyncAgent {
 
     /// Stops syncing (suspend, log out, close); waiters of `wait(for:)` stay until it resumes.
     func stop() async {
+        closing?.cancel()
+        closing = nil
         let task = runTask
         runTask = nil
         task?.cancel()
@@ -146,6 +155,40 @@ actor SyncAgent {
         fileLock.release()
         if !isInvalid { session?.setState(.inactive) }
         session?.setConnectionState(.disconnected)
+    }
+
+    /// The app's last Realm of the file closed: once the server has acknowledged everything committed so far and
+    /// `connectionLingerTime` has passed with no Realm opened again, the session stops (``SyncSession/lastInstanceClosed()``).
+    func closeWhenUploaded() {
+        guard runTask != nil, closing == nil else { return }
+        closeGeneration += 1
+        let generation = closeGeneration
+        let linger = Duration.milliseconds(Int(timeouts.connectionLingerTime))
+        closing = Task {
+            do {
+                try await self.waitForUpload()
+                try await Task.sleep(for: linger)
+            } catch {
+                return  // a Realm was opened again, or the session stopped or became invalid
+            }
+            await self.session?.control { await $0.stopAfterClose(generation) }
+        }
+    }
+
+    private func stopAfterClose(_ generation: Int) async {
+        guard generation == closeGeneration, closing != nil else { return }  // opened again meanwhile
+        closing = nil
+        manager.log(.debug, "Sync: Session[\(sessionNumber)]: stopped: no Realm of the file is open and its changes are uploaded")
+        await stop()
+        stoppedByClose = true
+    }
+
+    /// A Realm of the file was opened: the session goes on (or starts again, if it stopped because none was open).
+    func reopened() {
+        closeGeneration += 1
+        closing?.cancel()
+        closing = nil
+        if stoppedByClose { start() }
     }
 
     /// Connects again at once when disconnected, skipping what is left of the backoff delay; no effect while

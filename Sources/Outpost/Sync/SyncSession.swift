@@ -136,6 +136,18 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         control { await $0.start() }
     }
 
+    /// The app closed its last Realm of the file: as the original's default stop policy (after changes uploaded),
+    /// the session stops once everything committed is uploaded — after `connectionLingerTime` more, in which a Realm
+    /// opened again finds it still connected (docs/sync-client.md, "Session lifetime").
+    func lastInstanceClosed() {
+        control { await $0.closeWhenUploaded() }
+    }
+
+    /// The app opened a Realm of the file: a session stopped (or stopping) because none was open goes on.
+    func instanceOpened() {
+        control { await $0.reopened() }
+    }
+
     /// Requests an immediate reconnection when the session is disconnected: what is left of the backoff delay is
     /// skipped. It has no effect while the session is connected, as in the original.
     public func reconnect() {

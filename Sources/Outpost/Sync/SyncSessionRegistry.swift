@@ -1,7 +1,8 @@
 import Foundation
 
 /// The process's sync sessions and subscription trackers, one per synced file. A session starts when its file is
-/// first opened and runs until its user logs out (or `suspend()`).
+/// first opened and runs until its user logs out (or `suspend()`), or until the app's last Realm of the file closed
+/// and its changes are uploaded (it starts again when the file is opened again).
 final class SyncSessionRegistry: @unchecked Sendable {
     static let shared = SyncSessionRegistry()
     private let lock = NSLock()
@@ -36,8 +37,13 @@ final class SyncSessionRegistry: @unchecked Sendable {
             sessions[path] = s
             return (s, true)
         }
-        if isNew { session.resume() }
+        if isNew { session.resume() } else { session.instanceOpened() }
         return session
+    }
+
+    /// The app closed its last Realm of `path` (``SyncSession/lastInstanceClosed()``).
+    func lastInstanceClosed(path: String) {
+        lock.withLock { sessions[path] }?.lastInstanceClosed()
     }
 
     /// A local commit (or new subscription set) on `path`: its session uploads it.
