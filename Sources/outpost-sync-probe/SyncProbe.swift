@@ -19,8 +19,10 @@ import Outpost
 //     local <count> <highest number or -1>      the file's objects at the end
 //
 // `--count 0` commits nothing: it only syncs what the file holds and waits for the upload. `--linger <s>` keeps
-// the file open and syncing that long after the upload (printing `lingering` first), for a second process to share. Exit status 0 on
-// success, 1 (with the error on standard error) otherwise.
+// the file open and syncing that long after the upload (printing `lingering` first), for a second process to share.
+// `--close-after-upload <s>` instead closes the Realm after the upload (printing `closed`) and stays alive that long,
+// so that its session stops after `--linger-time <ms>` (the app's `connectionLingerTime`) and a second process takes
+// the file over while this one runs. Exit status 0 on success, 1 (with the error on standard error) otherwise.
 
 /// The probe's object: a number, and a payload so uploads have some size.
 final class ProbeItem: Object {
@@ -45,6 +47,10 @@ struct ProbeArguments {
     var errorHandler = true
     /// Seconds to keep syncing after the upload (printing `lingering`), before the last `local` line.
     var linger = 0
+    /// Seconds to stay alive after closing the Realm once uploaded (0: keep it open to the end).
+    var closeAfterUpload = 0
+    /// The app's `connectionLingerTime`, in milliseconds (nil: the default).
+    var lingerTime: Int?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -65,6 +71,8 @@ struct ProbeArguments {
                 metadata = [parts[0]: parts[1]]
             case "--error-handler": errorHandler = value != "off"
             case "--linger": linger = try Self.number(value, flag)
+            case "--close-after-upload": closeAfterUpload = try Self.number(value, flag)
+            case "--linger-time": lingerTime = try Self.number(value, flag)
             default: throw ProbeError("unknown option \(flag)")
             }
         }
@@ -100,7 +108,9 @@ struct SyncProbe {
     static func run(_ arguments: ProbeArguments) async throws {
         let root = URL(fileURLWithPath: arguments.root)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let app = App(id: arguments.app, configuration: AppConfiguration(baseURL: arguments.server, rootDirectory: root))
+        let app = App(id: arguments.app, configuration: AppConfiguration(
+            baseURL: arguments.server, syncTimeouts: arguments.lingerTime.map { SyncTimeoutOptions(connectionLingerTime: UInt($0)) },
+            rootDirectory: root))
         app.syncManager.logLevel = ProcessInfo.processInfo.environment["OUTPOST_SYNC_LOG"] != nil ? .all : .warn
         app.syncManager.logger = { _, line in FileHandle.standardError.write(Data("\(line)\n".utf8)) }
         let user: User
@@ -117,6 +127,18 @@ struct SyncProbe {
             subscriptions.append(QuerySubscription<ProbeItem>(name: "all"))
         })
         configuration.objectTypes = [ProbeItem.self]
+        try await syncFile(configuration, arguments)
+        if arguments.closeAfterUpload > 0 {
+            // The Realm is closed (it was `syncFile`'s): the session stops after the linger time; this process stays.
+            say("closed")
+            try await Task.sleep(for: .seconds(arguments.closeAfterUpload))
+        }
+        exit(0)
+    }
+
+    /// Commits the run's objects to the file of `configuration`, waits for their upload, and lingers, as the
+    /// arguments say; the Realm is closed when it returns.
+    static func syncFile(_ configuration: Realm.Configuration, _ arguments: ProbeArguments) async throws {
         let realm = try await Realm(configuration: configuration)
         say(localLine(realm))
         let session = realm.syncSession!
@@ -149,6 +171,10 @@ struct SyncProbe {
         }
         try await session.wait(for: .upload)
         say("uploaded")
+        if arguments.closeAfterUpload > 0 {
+            progress?.invalidate()
+            return
+        }
         if arguments.linger > 0 {
             say("lingering")
             try await Task.sleep(for: .seconds(arguments.linger))
@@ -156,7 +182,6 @@ struct SyncProbe {
         realm.refresh()
         say(localLine(realm))
         progress?.invalidate()
-        exit(0)
     }
 
     static func localLine(_ realm: Realm) -> String {

@@ -51,6 +51,41 @@ final class ProbeItem: Object {
         }
     }
 
+    /// The syncing process closes its Realm and goes on running: once its changes are uploaded and its linger time
+    /// has passed, its session stops and releases the file, and this process takes the file over — before, it waited
+    /// until the other process logged out or exited.
+    @Test func aProcessThatClosesTheFileHandsItOverWhileItRuns() async throws {
+        try await withTestServer(configuration: .development(appId: "shared-close")) { server in
+            let root = try KillTests.temporaryDirectory("shared-close")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let probe = try SyncProbeProcess.launch(arguments: [
+                "--server", server.baseURL, "--app", server.appId, "--root", root.path, "--count", "3",
+                "--close-after-upload", "90", "--linger-time", "200",
+            ])
+            do {
+                try await probe.waitUntil("the probe closes its file") { $0.contains("closed") }
+                let app = App(id: server.appId, configuration: AppConfiguration(baseURL: server.baseURL, rootDirectory: root))
+                let user = try #require(app.currentUser, "the probe's user, kept in the shared root")
+                var config = user.flexibleSyncConfiguration()
+                config.objectTypes = [ProbeItem.self]
+                let realm = try await Realm(configuration: config, downloadBeforeOpen: .never)
+                let session = try #require(realm.syncSession)
+                try await eventually("this process takes the file over") { session.connectionState == .connected }
+                #expect(probe.isRunning, "the probe process still runs")
+                let item = ProbeItem()
+                item.number = 100
+                try realm.write { realm.add(item) }
+                try await withDeadline(.seconds(30), "the upload by this process") { try await session.wait(for: .upload) }
+                #expect(realm.objects(ProbeItem.self).count == 4)
+                try await user.logOut()
+                await probe.killAbruptly()
+            } catch {
+                await probe.killAbruptly()
+                throw error
+            }
+        }
+    }
+
     /// A transaction committed in the waiting process is uploaded by the syncing one; its verdict reaches the
     /// waiting process from the file — accepted, or rejected with the refused object — while the other still
     /// syncs. Before, `verdict(forTransaction:)` waited until this process took over.
