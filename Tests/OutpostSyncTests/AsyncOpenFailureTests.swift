@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Outpost
+@testable import Outpost
 import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aServerThatNeverAnswersTimesOutTheOpenWithTheAppsConnectTimeout() async throws {
-        try await withStoppedServer("open-timeout") { _, configuration, port in
+        try await withStoppedServer("open-timeout", connectTimeout: 400) { _, configuration, port in
             // Something listens on the server's port but never answers: the WebSocket handshake cannot finish.
             let listener = try SilentListener(port: port)
             defer { listener.close() }
@@ -84,15 +84,36 @@ import Testing
         }
     }
 
+    /// `AsyncOpenTask.cancel()` ends the open's wait for the download: its callback is not called, its Realm closes,
+    /// and with no Realm of the file open the session stops (before, the open waited for the server for ever).
+    @Test func aCancelledAsyncOpenStopsWaitingAndItsSessionStops() async throws {
+        try await withStoppedServer("open-cancelled") { _, configuration, _ in
+            let called = KillTests.LockedValue(false)
+            let task = Realm.asyncOpen(configuration: configuration, callbackQueue: DispatchQueue(label: "open")) { _ in
+                called.withLock { $0 = true }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let session = try #require(SyncSessionRegistry.shared.session(forPath: configuration.resolvedPath))
+            #expect(session.state == .active, "the open's session tries to connect")
+            task.cancel()
+            try await eventually("the session stops") { session.state == .inactive }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(!called.withLock { $0 })
+        }
+    }
+
     /// Logs in to a real server process, opens the file once (so that it exists and has a session), stops the
     /// server, and runs `body` with the app, the configuration and the server's port.
-    func withStoppedServer(_ name: String, _ body: (App, Realm.Configuration, Int) async throws -> Void) async throws {
+    /// `connectTimeout` (ms) is the app's; long by default, so that a refused connection is not taken for a timeout on a
+    /// loaded machine.
+    func withStoppedServer(_ name: String, connectTimeout: UInt = 10_000,
+                           _ body: (App, Realm.Configuration, Int) async throws -> Void) async throws {
         let directory = try KillTests.temporaryDirectory(name)
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await OutpostServerProcess.launch(
             arguments: ["--port", "0", "--data-dir", directory.appendingPathComponent("server").path])
         let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: Outpost.AppConfiguration(
-            baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(connectTimeout: 400),
+            baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(connectTimeout: connectTimeout, connectionLingerTime: 200),
             rootDirectory: directory.appendingPathComponent("client")))
         app.syncManager.logLevel = .warn
         do {

@@ -244,6 +244,25 @@ final class Cat: Object {
         }
     }
 
+    /// An observation whose handler holds the last reference to a Realm of the file can be invalidated: the Realm
+    /// closes while the session forgets the handler (it told the session under the session's lock, which hung).
+    @Test func anObservationHoldingTheLastRealmCanBeInvalidated() async throws {
+        try await withTestServer(configuration: .development(appId: "observe-last")) { server in
+            try await withClientApp(server, syncTimeouts: SyncTimeoutOptions(connectionLingerTime: 100)) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let config = Self.itemsConfiguration(user, "observed.realm")
+                let (session, token): (SyncSession, SyncSessionObservation) = try await {
+                    let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                    let session = try #require(realm.syncSession)
+                    return (session, session.observe(\.state) { _, _ in _ = realm.isEmpty })
+                }()
+                let invalidated = Task.detached { token.invalidate() }
+                try await withDeadline(.seconds(10), "the invalidation") { await invalidated.value }
+                try await eventually("the session stops") { session.state == .inactive }
+            }
+        }
+    }
+
     /// A flexible-sync configuration of `user` subscribed to every `ConvergenceItem`, in its own file.
     static func itemsConfiguration(_ user: User, _ file: String) -> Realm.Configuration {
         var config = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in

@@ -89,11 +89,13 @@ final class RealmInstance {
         if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
         releaseWriteLock()
         RealmRegistry.shared.unregister(self)
-        // The file's sync session stops once its changes are uploaded, when no Realm of the file is left open.
+        // The file's sync session stops once its changes are uploaded, when no Realm of the file is left open. Told
+        // from another thread: a deinit may run where a lock the session takes is held (the session checks again).
         if configuration.syncConfiguration != nil, !configuration.isSyncWorker, !isFrozen,
             RealmRegistry.shared.openAppInstanceCount(path: path) == 0
         {
-            SyncSessionRegistry.shared.lastInstanceClosed(path: path)
+            let path = self.path
+            DispatchQueue.global().async { SyncSessionRegistry.shared.lastInstanceClosed(path: path) }
         }
         // An in-memory Realm's data lives while one of its instances is open.
         if configuration.inMemoryIdentifier != nil && !isFrozen && RealmRegistry.shared.openCount(path: path) == 0 {

@@ -68,7 +68,6 @@ final class RealmRegistry: Sendable {
         return out
     }
 
-    /// Number of live (non-frozen) instances open on `path`.
     /// How many live instances of `path` the app itself has open: not frozen ones, not a sync session's own.
     func openAppInstanceCount(path: String) -> Int {
         let candidates = entries.withLock { list in list.filter { $0.path == path } }
@@ -78,6 +77,7 @@ final class RealmRegistry: Sendable {
         }.count
     }
 
+    /// Number of live instances open on `path`, frozen ones included.
     func openCount(path: String) -> Int {
         let candidates = entries.withLock { list in list.filter { $0.path == path } }
         return candidates.filter { $0.instance != nil }.count

@@ -9,17 +9,30 @@ public final class AsyncOpenTask: @unchecked Sendable {
     private var session: SyncSession?
     private var blocks: [(DispatchQueue, (SyncSession.Progress) -> Void)] = []
     private var tokens: [SyncSession.ProgressNotificationToken] = []
+    /// The open's background work (the download).
+    private var work: Task<Void, Never>?
 
     init() {}
 
-    /// Cancels the open: the callback is not called, and progress notifications stop.
+    /// Cancels the open: the callback is not called, progress notifications stop, and the open stops waiting for
+    /// the download (its Realm closes).
     public func cancel() {
-        let tokens = lock.withLock { () -> [SyncSession.ProgressNotificationToken] in
+        let (tokens, work) = lock.withLock { () -> ([SyncSession.ProgressNotificationToken], Task<Void, Never>?) in
             cancelled = true
             defer { self.tokens = [] }
-            return self.tokens
+            return (self.tokens, self.work)
         }
         for token in tokens { token.invalidate() }
+        work?.cancel()
+    }
+
+    /// The open's background work, cancelled with the open.
+    func run(_ work: Task<Void, Never>) {
+        let cancelled = lock.withLock {
+            self.work = work
+            return self.cancelled
+        }
+        if cancelled { work.cancel() }
     }
 
     /// Calls `block` on `queue` with the download progress of the open.

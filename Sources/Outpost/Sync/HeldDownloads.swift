@@ -7,10 +7,10 @@ import OutpostCore
 ///
 /// The first messages are kept parsed, in memory, up to ``SyncConfiguration/heldDownloadMemoryLimit`` bytes of
 /// message text; the messages after those are stored in the file (`__outpost_sync_held`, their text as it came) and
-/// read back one at a time while they are applied. A large bootstrap then costs the memory of one message on top of
-/// the limit, not the memory of all of them. The stored messages are deleted with the transaction that applies them;
-/// after a crash or a lost connection the session deletes them before it binds (the server sends them again, as the
-/// cursor did not move).
+/// read back one at a time while they are applied. The held messages of a large bootstrap then cost the memory of
+/// the limit and one or two messages, not of all of them (the apply still keeps a key per object it writes). The
+/// stored messages are deleted with the transaction that applies them, or when the session stops; after a crash the
+/// session deletes them before it binds (the server sends them again, as the cursor did not move).
 struct HeldDownloads: Sendable {
     /// The first held changesets, parsed, in the order they came.
     private(set) var parsed: [DownloadChangeset] = []
@@ -18,7 +18,8 @@ struct HeldDownloads: Sendable {
     private(set) var parsedBytes = 0
     /// How many messages, held after `parsed`, are stored in the file.
     private(set) var stored = 0
-    /// Instructions held (parsed and stored; for stored messages whose changesets were not read, an upper bound).
+    /// Instructions held: counted for the parsed messages and those stored after parsing; for a stored message whose
+    /// changesets were not read, the most a bootstrap batch holds (an estimate: only sizes the apply's key set).
     private(set) var instructionCount = 0
 
     var isEmpty: Bool { parsed.isEmpty && stored == 0 }
@@ -36,7 +37,7 @@ struct HeldDownloads: Sendable {
     }
 
     /// A message of about `instructions` instructions was stored in the file (its changesets may not have been read
-    /// yet: the count is then the most a message holds).
+    /// yet: the count is then an estimate).
     mutating func noteStored(instructions: Int) {
         stored += 1
         instructionCount += instructions
@@ -79,13 +80,23 @@ extension SyncStore {
     }
 }
 
-/// One stored download message parsed on a background queue; ``changesets(_:)`` waits for it.
+/// A stored download message that cannot be read: the server sent a bootstrap batch whose envelope was readable
+/// (all that is read on arrival) but whose changesets are not. The apply fails and rolls back; the session logs it
+/// as a bad message and connects again after a growing backoff.
+struct HeldDownloadUnreadable: Error, CustomStringConvertible {
+    let sequence: Int64
+    let reason: String
+    var description: String { "held download \(sequence) (a bootstrap batch): \(reason)" }
+}
+
+/// One stored download message parsed on its own queue; ``changesets(_:)`` waits for it. Not a global queue: the
+/// threads waiting for the file's write lock, which the apply holds, may be global ones.
 private final class HeldMessageParse: @unchecked Sendable {  // `result` is written before `done` signals, read after
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<ServerMessage, Error>?
 
     init(_ text: String) {
-        DispatchQueue.global().async {
+        DispatchQueue(label: "outpost.sync.held-parse").async {
             self.result = Result { try ServerMessage.decode(text) }
             self.done.signal()
         }
@@ -93,8 +104,14 @@ private final class HeldMessageParse: @unchecked Sendable {  // `result` is writ
 
     func changesets(_ sequence: Int64) throws -> [DownloadChangeset] {
         done.wait()
-        guard case .download(_, _, _, _, _, _, let changesets) = try result!.get() else {
-            throw SyncError(.clientInternalError, "The held download \(sequence) in the file is not a download message.")
+        let message: ServerMessage
+        do {
+            message = try result!.get()
+        } catch {
+            throw HeldDownloadUnreadable(sequence: sequence, reason: "\(error)")
+        }
+        guard case .download(_, _, _, _, _, _, let changesets) = message else {
+            throw HeldDownloadUnreadable(sequence: sequence, reason: "not a download message")
         }
         return changesets
     }

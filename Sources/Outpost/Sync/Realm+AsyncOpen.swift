@@ -20,7 +20,7 @@ extension Realm {
     ) -> AsyncOpenTask {
         let task = AsyncOpenTask()
         nonisolated(unsafe) let callback = callback  // called only on `callbackQueue`
-        Task.detached {
+        task.run(Task.detached {
             let failure: Swift.Error?
             do {
                 try await downloadForAsyncOpen(configuration, task)
@@ -36,7 +36,7 @@ extension Realm {
                     callback(Result { try Realm(configuration: configuration, queue: callbackQueue) })
                 }
             }
-        }
+        })
         return task
     }
 

@@ -51,7 +51,9 @@ extension Realm {
             let latest = try SyncOpenSupport.latestSubscriptionVersion(path: path)
             if latest > 0 {
                 let tracker = SyncSessionRegistry.shared.tracker(forPath: path)
-                let state: SubscriptionSetState = await withCheckedContinuation { c in tracker.wait(latest) { c.resume(returning: $0) } }
+                let state = try await SyncWaiting.cancellable {
+                    await withCheckedContinuation { c in tracker.wait(latest) { c.resume(returning: $0) } }
+                }
                 if case .error(let message) = state { throw Realm.Error(.subscriptionFailed, message) }
             }
         }

@@ -71,6 +71,8 @@ actor SyncAgent {
     private var closeGeneration = 0
     /// The session stopped because no Realm of the file was open; opening one starts it again.
     private var stoppedByClose = false
+    /// Bootstraps in a row that failed on a stored batch that could not be read (the backoff grows with them).
+    private var unreadableHeldDownloads = 0
 
     private static let counter = SyncCounter()
 
@@ -141,10 +143,12 @@ actor SyncAgent {
         runTask = Task { await self.run() }
     }
 
-    /// Stops syncing (suspend, log out, close); waiters of `wait(for:)` stay until it resumes.
+    /// Stops syncing (suspend, log out, close); waiters of `wait(for:)` stay until it resumes. Downloads held back
+    /// for a later message are dropped (the server sends them again).
     func stop() async {
         closing?.cancel()
         closing = nil
+        stoppedByClose = false
         let task = runTask
         runTask = nil
         task?.cancel()
@@ -152,6 +156,10 @@ actor SyncAgent {
         connection = nil
         await task?.value
         guard runTask == nil else { return }  // started again while this stop waited
+        // Only when this connection stored some (the file may be gone after a stop: nothing must open it again).
+        if task != nil, held.stored > 0 { try? await database.perform { try $0.syncDropHeldDownloads() } }
+        held = HeldDownloads()
+        isBootstrapping = false
         fileLock.release()
         if !isInvalid { session?.setState(.inactive) }
         session?.setConnectionState(.disconnected)
@@ -160,7 +168,7 @@ actor SyncAgent {
     /// The app's last Realm of the file closed: once the server has acknowledged everything committed so far and
     /// `connectionLingerTime` has passed with no Realm opened again, the session stops (``SyncSession/lastInstanceClosed()``).
     func closeWhenUploaded() {
-        guard runTask != nil, closing == nil else { return }
+        guard runTask != nil, closing == nil, !isAppFileOpen else { return }
         closeGeneration += 1
         let generation = closeGeneration
         let linger = Duration.milliseconds(Int(timeouts.connectionLingerTime))
@@ -169,18 +177,25 @@ actor SyncAgent {
                 try await self.waitForUpload()
                 try await Task.sleep(for: linger)
             } catch {
-                return  // a Realm was opened again, or the session stopped or became invalid
+                // A Realm was opened again, or the session stopped or became invalid; a later close tries again.
+                if generation == closeGeneration { closing = nil }
+                return
             }
             await self.session?.control { await $0.stopAfterClose(generation) }
         }
     }
 
+    /// Whether the app has a Realm of the file open (a close and an open can cross on two threads: the open's
+    /// Realm is registered before it tells the session, so this sees it).
+    private var isAppFileOpen: Bool { RealmRegistry.shared.openAppInstanceCount(path: path) > 0 }
+
     private func stopAfterClose(_ generation: Int) async {
         guard generation == closeGeneration, closing != nil else { return }  // opened again meanwhile
         closing = nil
+        guard !isAppFileOpen else { return }
         manager.log(.debug, "Sync: Session[\(sessionNumber)]: stopped: no Realm of the file is open and its changes are uploaded")
         await stop()
-        stoppedByClose = true
+        if runTask == nil { stoppedByClose = true }
     }
 
     /// A Realm of the file was opened: the session goes on (or starts again, if it stopped because none was open).
@@ -280,6 +295,12 @@ actor SyncAgent {
                 try await serveConnection()
             } catch is CancellationError {
                 break
+            } catch let error as HeldDownloadUnreadable {
+                // The server sent a batch that cannot be read (only its envelope was read on arrival): the whole
+                // bootstrap is rolled back. It will come again, so the backoff grows with each failure.
+                manager.log(.error, "Sync: Connection[\(connectionNumber)]: bad message from the server: \(error)")
+                unreadableHeldDownloads += 1
+                failedAttempts = max(failedAttempts, unreadableHeldDownloads)
             } catch {
                 manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
                 if let error = error as? SyncConnection.ConnectError { reportConnectionFailure(error.description, isTimeout: error.isTimeout) }
@@ -530,6 +551,12 @@ actor SyncAgent {
                 isBootstrapping = true
                 try await hold(changesets, text: text, unparsed: unparsed)
             case .lastInBatch:
+                if let progress = reset, !progress.awaitsBootstrap {
+                    // A partition-based reset holds every download until it has caught up (not sent by Outpost's
+                    // server, which bootstraps only subscription sets): this one is held too.
+                    try await hold(changesets, text: text)
+                    break
+                }
                 let taken = takeHeld()
                 isBootstrapping = false
                 let finishesReset = reset?.awaitsBootstrap == true
@@ -624,6 +651,7 @@ actor SyncAgent {
             try $0.syncApplyDownload(held, then: changesets, cursor: cursor, uploadAck: ack,
                                      bootstrappedQueryVersion: bootstrapped, rejections: rejected, finishesReset: finishesReset)
         }
+        if held.stored > 0 { unreadableHeldDownloads = 0 }
         let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
         for p in report.problems { manager.log(.warn, "\(prefix) could not apply a downloaded change to \(p)") }
         let heldNote = held.isEmpty ? "" : " after \(held.instructionCount) held instructions (\(held.stored) messages stored)"

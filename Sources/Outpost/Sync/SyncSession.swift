@@ -68,11 +68,12 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     }
 
     private let lock = NSLock()
-    /// Serializes changes of `state` and `connectionState` with their notifications, so that observers see each
-    /// change once, in order, with the value it replaced. Recursive: a handler may suspend or resume the session.
-    private let changeLock = NSRecursiveLock()
     private var _state: State = .inactive
     private var _connectionState: ConnectionState = .disconnected
+    /// Changes of `state` and `connectionState` not yet told to the observers, in order (``changing(_:)``).
+    private var undelivered: [(old: StateSnapshot, new: StateSnapshot)] = []
+    /// A thread is telling the observers about changes; others only queue theirs.
+    private var isDelivering = false
     private var progressBlocks: [Int: (ProgressDirection, ProgressMode, (Progress) -> Void)] = [:]
     private var nextProgressId = 0
     private var observers: [Int: SessionObserver] = [:]
@@ -96,17 +97,43 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     /// The connection's state.
     public var connectionState: ConnectionState { lock.withLock { _connectionState } }
 
-    func setState(_ state: State) { changing { _state = state } }
-    func setConnectionState(_ state: ConnectionState) { changing { _connectionState = state } }
+    func setState(_ state: State) { changing { $0.state = state } }
+    func setConnectionState(_ state: ConnectionState) { changing { $0.connectionState = state } }
 
-    /// Makes a change under the lock, then tells the observers whose property it changed (outside the lock, but
-    /// before any other change begins).
-    private func changing(_ change: () -> Void) {
-        changeLock.withLock {
-            let watching = lock.withLock { Array(observers.values) }
-            let before = watching.map { $0.snapshot(self) }
-            lock.withLock(change)
-            for (observer, old) in zip(watching, before) { observer.notify(self, old) }
+    /// The observed properties at one moment.
+    struct StateSnapshot: Equatable, Sendable {
+        var state: State
+        var connectionState: ConnectionState
+    }
+
+    /// The observed properties now.
+    var stateSnapshot: StateSnapshot { lock.withLock { StateSnapshot(state: _state, connectionState: _connectionState) } }
+
+    /// Makes a change under the lock and queues it for the observers, who get every change once, in order, with the
+    /// values before and after it. The thread that finds nobody delivering delivers (outside the lock) until the
+    /// queue is empty; the others return at once, so no thread waits while a handler runs, and a handler may change
+    /// the state itself (its change is delivered after the current one).
+    private func changing(_ change: (inout StateSnapshot) -> Void) {
+        let delivers: Bool = lock.withLock {
+            let old = StateSnapshot(state: _state, connectionState: _connectionState)
+            var new = old
+            change(&new)
+            _state = new.state
+            _connectionState = new.connectionState
+            if old != new, !observers.isEmpty { undelivered.append((old, new)) }
+            guard !isDelivering, !undelivered.isEmpty else { return false }
+            isDelivering = true
+            return true
+        }
+        guard delivers else { return }
+        while let (change, watching) = lock.withLock({ () -> ((old: StateSnapshot, new: StateSnapshot), [SessionObserver])? in
+            guard !undelivered.isEmpty else {
+                isDelivering = false
+                return nil
+            }
+            return (undelivered.removeFirst(), Array(observers.values))
+        }) {
+            for observer in watching { observer.notify(self, change.old, change.new) }
         }
     }
 
@@ -118,7 +145,12 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         }
     }
 
-    func removeObserver(_ id: Int) { lock.withLock { observers[id] = nil } }
+    /// Forgets an observer. Its handler is released after the lock: it may hold the last reference to a Realm, whose
+    /// closing calls back into the session.
+    func removeObserver(_ id: Int) {
+        let removed = lock.withLock { observers.removeValue(forKey: id) }
+        withExtendedLifetime(removed) {}
+    }
 
     /// The user the session syncs as.
     public func parentUser() -> User? { user }
@@ -209,7 +241,11 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         return ProgressNotificationToken(session: self, id: id)
     }
 
-    func removeProgress(_ id: Int) { lock.withLock { progressBlocks[id] = nil } }
+    /// Forgets a progress block, released after the lock (as in ``removeObserver(_:)``).
+    func removeProgress(_ id: Int) {
+        let removed = lock.withLock { progressBlocks.removeValue(forKey: id) }
+        withExtendedLifetime(removed) {}
+    }
 
     /// Where the download stands: server versions downloaded since the session connected, and to download.
     func setDownloadProgress(transferred: Int, transferrable: Int) {

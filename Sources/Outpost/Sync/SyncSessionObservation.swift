@@ -49,32 +49,42 @@ extension SyncSession {
     /// Calls `changeHandler` whenever `connectionState` or `state` changes (Realm observes them with key-value
     /// observing, which Linux's Foundation lacks; the call has the same shape, so
     /// `session.observe(\.connectionState, options: [.initial]) { session, change in … }` compiles and behaves the
-    /// same). The handler runs on the thread that made the change, as key-value observing does; keep the returned
-    /// token. Outpost-only where the original uses `NSObject.observe`.
+    /// same). Each change is reported once, in order, with the values before and after it; the handler runs on the
+    /// thread that made the change (as key-value observing does) or, when several threads change the session at once,
+    /// on the one delivering the changes. Keep the returned token. Outpost-only where the original uses
+    /// `NSObject.observe`.
     public func observe<Value: Equatable & Sendable>(
         _ keyPath: KeyPath<SyncSession, Value>, options: NSKeyValueObservingOptions = [],
         changeHandler: @escaping (SyncSession, SyncSessionObservedChange<Value>) -> Void
     ) -> SyncSessionObservation {
-        let observer = SessionObserver { session, old in
-            let new = session[keyPath: keyPath]
-            if let old, (old as? Value) == new { return }
+        // The value in a snapshot of a change: `state` and `connectionState` from the snapshot, anything else now.
+        let read: (SyncSession, StateSnapshot) -> Value = { session, snapshot in
+            switch keyPath as AnyKeyPath {
+            case \SyncSession.state: return snapshot.state as! Value
+            case \SyncSession.connectionState: return snapshot.connectionState as! Value
+            default: return session[keyPath: keyPath]
+            }
+        }
+        let observer = SessionObserver { session, old, new in
+            let newValue = read(session, new)
+            let oldValue = old.map { read(session, $0) }
+            if let oldValue, oldValue == newValue { return }
             changeHandler(session, SyncSessionObservedChange(
-                newValue: options.contains(.new) || old == nil ? new : nil,
-                oldValue: options.contains(.old) ? old as? Value : nil))
-        } snapshot: { session in session[keyPath: keyPath] }
+                newValue: options.contains(.new) || old == nil ? newValue : nil,
+                oldValue: options.contains(.old) ? oldValue : nil))
+        }
         let id = addObserver(observer)
-        if options.contains(.initial) { observer.notify(self, nil) }
+        if options.contains(.initial) { observer.notify(self, nil, stateSnapshot) }
         return SyncSessionObservation(session: self, id: id)
     }
 }
 
-/// One observer of a session: how to read its property, and what to call with the value before a change.
+/// One observer of a session: what to call with the observed properties before (nil for the initial call) and after
+/// a change.
 struct SessionObserver {
-    let notify: (SyncSession, (any Sendable)?) -> Void
-    let snapshot: (SyncSession) -> any Sendable
+    let notify: (SyncSession, SyncSession.StateSnapshot?, SyncSession.StateSnapshot) -> Void
 
-    init(_ notify: @escaping (SyncSession, (any Sendable)?) -> Void, snapshot: @escaping (SyncSession) -> any Sendable) {
+    init(_ notify: @escaping (SyncSession, SyncSession.StateSnapshot?, SyncSession.StateSnapshot) -> Void) {
         self.notify = notify
-        self.snapshot = snapshot
     }
 }

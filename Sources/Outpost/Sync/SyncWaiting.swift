@@ -15,25 +15,47 @@ enum SyncWaiting {
     }
 
     /// Runs `body`, throwing `failure()` if it takes longer than `timeout`. After a timeout the body is cancelled and
-    /// not awaited: a session's wait stops at once, a wait on a subscription set ends when the set does.
+    /// not awaited: a session's wait stops at once, a wait on a subscription set ends when the set does. Cancelling
+    /// the calling task cancels the body and throws `CancellationError`.
     static func race<T: Sendable>(
         _ timeout: Duration, failure: @escaping @Sendable () -> Error, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let once = Once<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            once.set(continuation)
-            let work = Task {
-                do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+        let work = Task {
+            do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+        }
+        let timer = Task {
+            try await Task.sleep(for: timeout)
+            once.resume(.failure(failure()))
+            work.cancel()
+        }
+        Task {
+            _ = await work.result
+            timer.cancel()
+        }
+        return try await waitCancellably(once, work)
+    }
+
+    /// Runs `body` in its own task; cancelling the calling task ends the wait at once with `CancellationError` (the
+    /// body is cancelled and not awaited) — for a wait that does not stop on its own when cancelled.
+    static func cancellable<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let once = Once<T>()
+        let work = Task {
+            do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+        }
+        return try await waitCancellably(once, work)
+    }
+
+    /// Waits for `once`'s result; cancelling the waiting task cancels `work` and ends the wait with
+    /// `CancellationError`.
+    private static func waitCancellably<T: Sendable>(_ once: Once<T>, _ work: Task<Void, Never>) async throws -> T {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                once.set(continuation)
             }
-            let timer = Task {
-                try await Task.sleep(for: timeout)
-                once.resume(.failure(failure()))
-                work.cancel()
-            }
-            Task {
-                _ = await work.result
-                timer.cancel()
-            }
+        } onCancel: {
+            once.resume(.failure(CancellationError()))
+            work.cancel()
         }
     }
 }
@@ -56,9 +78,7 @@ extension SyncWaiting {
             }
         }
         defer { watcher.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
-            once.set(continuation)
-        }
+        return try await waitCancellably(once, work)
     }
 }
 
