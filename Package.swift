@@ -32,7 +32,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Pure values, documents, schema and the query language. No I/O.
         .target(name: "OutpostCore"),
-        // The client library users import: the local object database (and later sync and events).
+        // The client library users import: the local object database, App and users, the sync client and the event library.
         // Sync (App, users, synced Realms) talks WebSocket through HummingbirdWSClient (pure SwiftNIO; URLSession's
         // WebSocket does not work on Linux, platform-notes §7) and plain HTTP through URLSession.
         .target(

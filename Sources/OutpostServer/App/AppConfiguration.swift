@@ -87,7 +87,7 @@ extension AppConfiguration {
         public var queryableFieldsNames: [String]
         /// Fields only one collection's subscriptions may query.
         public var collectionQueryableFieldsNames: [String: [String]]
-        /// Queryable fields the server indexes.
+        /// App Services' indexed queryable fields: accepted and kept in the file; the server creates no index from them.
         public var indexedQueryableFieldsNames: [String]
         /// Development mode: the schema follows what clients upload.
         public var developmentModeEnabled: Bool
