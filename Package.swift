@@ -82,6 +82,7 @@ let package = Package(
             dependencies: [
                 "OutpostServer", "OutpostCoreTesting",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(name: "outpost-demo", dependencies: ["Outpost"]),

@@ -13,7 +13,7 @@ extension App {
             throw AppError(
                 .authProviderNotFound,
                 "outpost-server does not support the '\(credentials.provider)' auth provider; log in with "
-                    + "anonymous, email/password or API key credentials")
+                    + "anonymous, email/password, API key or JWT credentials")
         }
         if case .anonymous = credentials, let user = loggedInAnonymousUser() {
             return user

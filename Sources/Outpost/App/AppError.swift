@@ -119,7 +119,7 @@ extension AppError.Code {
         case "UserNotFound": self = .userNotFound
         case "UserDisabled": self = .userDisabled
         case "AccountNameInUse": self = .accountNameInUse
-        case "UserNotConfirmed": self = .authError
+        case "UserNotConfirmed", "AuthError": self = .authError
         case "UserAlreadyConfirmed": self = .userAlreadyConfirmed
         case "AuthProviderNotFound": self = .authProviderNotFound
         case "BadRequest", "InvalidParameter", "ArgumentsNotAllowed", "UnknownOperator", "InvalidFieldName",

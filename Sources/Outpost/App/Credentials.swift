@@ -14,7 +14,8 @@ public enum Credentials: Sendable {
     case apple(idToken: String)
     /// An email/password user (register first with ``EmailPasswordAuth/registerUser(email:password:)``).
     case emailPassword(email: String, password: String)
-    /// A custom JWT (not supported by outpost-server).
+    /// A JWT signed by the app's own identity provider (outpost-server's `custom_token` provider checks it; its
+    /// `sub` claim names the user).
     case jwt(token: String)
     /// A custom function's payload (not supported by outpost-server).
     case function(payload: Document)
@@ -46,7 +47,8 @@ public enum Credentials: Sendable {
         case .emailPassword(let email, let password):
             .object(["username": .string(email), "password": .string(password)])
         case .userAPIKey(let key), .serverAPIKey(let key): .object(["key": .string(key)])
-        case .facebook, .google, .googleId, .apple, .jwt, .function: nil
+        case .jwt(let token): .object(["token": .string(token)])
+        case .facebook, .google, .googleId, .apple, .function: nil
         }
     }
 }

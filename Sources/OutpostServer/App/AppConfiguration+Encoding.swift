@@ -12,6 +12,7 @@ extension AppConfiguration {
             ]),
             "api_keys": .object(["enabled": .bool(self.auth.apiKeysEnabled)]),
         ]
+        if let customToken = self.auth.customToken { auth["custom_token"] = customToken.json }
         auth["access_token_lifetime_seconds"] = .int(Int64(self.auth.accessTokenLifetimeSeconds))
         auth["refresh_token_lifetime_days"] = .int(Int64(self.auth.refreshTokenLifetimeDays))
 

@@ -57,7 +57,8 @@ extension AppConfiguration {
 
     private static func auth(_ reader: ConfigurationReader) throws(ConfigurationError) -> Auth {
         try reader.rejectUnknownFields([
-            "anonymous", "email_password", "api_keys", "access_token_lifetime_seconds", "refresh_token_lifetime_days",
+            "anonymous", "email_password", "api_keys", "custom_token", "access_token_lifetime_seconds",
+            "refresh_token_lifetime_days",
         ])
         var auth = Auth()
         if let anonymous = try reader.object("anonymous") {
@@ -72,6 +73,9 @@ extension AppConfiguration {
         if let apiKeys = try reader.object("api_keys") {
             try apiKeys.rejectUnknownFields(["enabled"])
             auth.apiKeysEnabled = try apiKeys.bool("enabled", default: false)
+        }
+        if let customToken = try reader.object("custom_token"), try customToken.bool("enabled", default: false) {
+            auth.customToken = try CustomToken(customToken)
         }
         auth.accessTokenLifetimeSeconds = try reader.positiveInt("access_token_lifetime_seconds", default: 1800)
         auth.refreshTokenLifetimeDays = try reader.positiveInt("refresh_token_lifetime_days", default: 60)

@@ -53,6 +53,8 @@ extension AppConfiguration {
         public var emailPasswordAutoConfirm: Bool
         /// `api-key`: user API keys.
         public var apiKeysEnabled: Bool
+        /// `custom-token`: logins with a JWT signed by the app's own identity provider (nil: off).
+        public var customToken: CustomToken?
         /// How long an access token is valid (default 1800 s, as App Services).
         public var accessTokenLifetimeSeconds: Int
         /// How long a refresh token and its session are valid (default 60 days, as App Services).
@@ -60,8 +62,10 @@ extension AppConfiguration {
 
         public init(
             anonymousEnabled: Bool = false, emailPasswordEnabled: Bool = false, emailPasswordAutoConfirm: Bool = false,
-            apiKeysEnabled: Bool = false, accessTokenLifetimeSeconds: Int = 1800, refreshTokenLifetimeDays: Int = 60
+            apiKeysEnabled: Bool = false, customToken: CustomToken? = nil, accessTokenLifetimeSeconds: Int = 1800,
+            refreshTokenLifetimeDays: Int = 60
         ) {
+            self.customToken = customToken
             self.anonymousEnabled = anonymousEnabled
             self.emailPasswordEnabled = emailPasswordEnabled
             self.emailPasswordAutoConfirm = emailPasswordAutoConfirm

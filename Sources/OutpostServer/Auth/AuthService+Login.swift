@@ -54,3 +54,42 @@ extension AuthService {
         "sha256$" + SHA256.hash(data: Array(key.utf8)).hexString
     }
 }
+
+extension AuthService {
+    /// Logs in with a JWT of the app's own identity provider (`custom-token`, App Services' Custom JWT
+    /// authentication): the token is checked (``CustomTokenVerifier``), its `sub` names the user — created at the
+    /// first login, the same user afterwards — and its metadata fields are stored in the user's profile data.
+    ///
+    /// - Throws: ``AuthError`` with `providerDisabled`, `invalidToken`, `invalidSignature`, `expiredToken`, or
+    ///   `userNotFound` for a disabled user.
+    public func loginCustomToken(_ token: String) async throws -> LoginResult {
+        guard let settings = app.auth.customToken else { throw Self.disabled(Provider.customToken) }
+        let verified = try CustomTokenVerifier(settings: settings).verify(token, now: clock())
+        if let user = try await storage.user(appId: app.appId, provider: Provider.customToken, identity: verified.subject) {
+            return try await startSession(for: try await withMetadata(user, verified.metadata))
+        }
+        let user = StoredUser(
+            appId: app.appId, id: ObjectId.generate().stringValue, provider: Provider.customToken,
+            identity: verified.subject, data: verified.metadata, createdAt: clock())
+        do {
+            try await storage.insertUser(user)
+            await log("info", "created custom-token user \(user.id)")
+            return try await startSession(for: user)
+        } catch StorageError.Code.duplicate {
+            // Two first logins at once: the other one created the user.
+            guard let existing = try await storage.user(appId: app.appId, provider: Provider.customToken,
+                                                        identity: verified.subject)
+            else { throw AuthError(.userNotFound, "the custom-token user could not be created") }
+            return try await startSession(for: try await withMetadata(existing, verified.metadata))
+        }
+    }
+
+    /// The user, enabled, with the token's metadata fields in its profile data (stored when they changed).
+    private func withMetadata(_ user: StoredUser, _ metadata: Document) async throws -> StoredUser {
+        guard !user.disabled else { throw AuthError(.userNotFound, "the user is disabled") }
+        var updated = user
+        for (key, value) in metadata.fields { updated.data[key] = value }
+        if updated.data != user.data { try await storage.updateUser(updated) }
+        return updated
+    }
+}

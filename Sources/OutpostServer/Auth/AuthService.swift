@@ -34,6 +34,7 @@ public struct AuthService: Sendable {
         public static let anonymous = "anon-user"
         public static let emailPassword = "local-userpass"
         public static let apiKey = "api-key"
+        public static let customToken = "custom-token"
     }
 
     /// What a successful login returns.

@@ -69,6 +69,13 @@ struct ClientAPIRoutes {
             result = try await auth.loginEmailPassword(email: body.string("username"), password: body.string("password"))
         case AuthService.Provider.apiKey:
             result = try await auth.loginAPIKey(body.string("key"))
+        case AuthService.Provider.customToken:
+            do {
+                result = try await auth.loginCustomToken(body.string("token"))
+            } catch let error as AuthError where [.invalidToken, .invalidSignature, .expiredToken].contains(error.code) {
+                // A refused login token is an auth failure (App Services' `AuthError`), not an invalid session.
+                throw APIError(status: .unauthorized, errorCode: "AuthError", code: error.code.rawValue, message: error.message)
+            }
         default:
             throw APIError(
                 status: .notFound, errorCode: "AuthProviderNotFound", code: "providerNotFound",

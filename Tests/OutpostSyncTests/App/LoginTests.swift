@@ -1,5 +1,6 @@
 import Foundation
 import Outpost
+import OutpostCore
 import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -82,15 +83,39 @@ import Testing
         var config = OutpostServer.AppConfiguration.development(appId: "no-anon")
         config.auth.anonymousEnabled = false
         try await withTestApp(configuration: config) { t in
-            let jwt = await appError { try await t.app.login(credentials: .jwt(token: "a.b.c")) }
-            #expect(jwt?.code == .authProviderNotFound)
-            #expect(jwt?.message.contains("'custom-token'") == true)
             let facebook = await appError { try await t.app.login(credentials: .facebook(accessToken: "x")) }
             #expect(facebook?.code == .authProviderNotFound && facebook?.message.contains("oauth2-facebook") == true)
             #expect(t.transport.requests.isEmpty)
+            // JWT logins go to the server, whose app has no `custom_token` provider.
+            let jwt = await appError { try await t.app.login(credentials: .jwt(token: "a.b.c")) }
+            #expect(jwt?.code == .authProviderNotFound)
+            #expect(jwt?.message == "the auth provider 'custom-token' is not enabled for this app")
             let anonymous = await appError { try await t.app.login(credentials: .anonymous) }
             #expect(anonymous?.code == .authProviderNotFound)
             #expect(anonymous?.message == "the auth provider 'anon-user' is not enabled for this app")
+        }
+    }
+
+    /// `.jwt(token:)` logs in through the server's `custom-token` provider: the token's `sub` is the same user at
+    /// every login; a token the server refuses is an `AppError` `.authError` with the server's reason.
+    @Test func jwtLoginIsTheTokensSubject() async throws {
+        var config = OutpostServer.AppConfiguration.development(appId: "jwt-login")
+        config.auth.customToken = .init(algorithm: .hs256, signingKeys: ["provider secret"],
+                                        metadataFields: [.init(name: "name")])
+        try await withTestApp(configuration: config) { t in
+            let token = TestJWT.hs256(TestJWT.claims(sub: "employee-7", extra: ["name": .string("Kim")]), secret: "provider secret")
+            let user = try await t.app.login(credentials: .jwt(token: token))
+            #expect(user.isLoggedIn && t.app.currentUser === user)
+            let stored = try #require(try await t.server.storage.user(appId: t.server.appId, id: user.id))
+            #expect(stored.provider == "custom-token" && stored.identity == "employee-7" && stored.data == OutpostCore.Document(["name": .string("Kim")]))
+            try await user.logOut()
+            let again = try await t.app.login(credentials: .jwt(token: token))
+            #expect(again.id == user.id)
+
+            let expired = TestJWT.hs256(TestJWT.claims(sub: "employee-7", expiresIn: -3600), secret: "provider secret")
+            let refused = await appError { try await t.app.login(credentials: .jwt(token: expired)) }
+            #expect(refused?.code == .authError && refused?.httpStatusCode == 401)
+            #expect(refused?.message == "invalid custom auth token: the token expired")
         }
     }
 
