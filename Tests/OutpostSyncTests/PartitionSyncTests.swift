@@ -1,5 +1,6 @@
 import Foundation
 @testable import Outpost
+import OutpostCore
 import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -158,5 +159,25 @@ func partitionServerApp(appId: String = "pbs-app") throws -> OutpostServer.AppCo
                 #expect(paths.count == 3)
             }
         }
+    }
+
+    /// One file per partition value: values whose old file names were the same (an escape without a fixed width,
+    /// a name cut at 200 characters) get different files, and every name fits a file system's 255 bytes.
+    @Test func everyPartitionValueHasItsOwnFileName() throws {
+        let long = String(repeating: "tenant/", count: 40)
+        let values: [Value] = [
+            .string(" 20"), .string("\u{2020}"), .string("a/b"), .string("a%2Fb"), .string("é"), .string("e\u{301}"),
+            .string(long + "1"), .string(long + "2"), .string(String(repeating: "日本", count: 100)),
+            .int(42), .string("42"), .objectId(ObjectId.generate()), .uuid(UUID()), .null, .string(""),
+        ]
+        let names = values.map(SyncFileNames.partitionFileName)
+        #expect(Set(names).count == values.count, "\(names)")
+        for name in names {
+            #expect(name.utf8.count <= 255 && name.hasSuffix(".realm"), "\(name)")
+            #expect(name.utf8.allSatisfy { $0 < 0x80 } && !name.contains("/"), "\(name)")
+        }
+        #expect(SyncFileNames.partitionFileName(.string("team")) == "%22team%22.realm")
+        // FNV-1a 128 of "a" (the published test vector).
+        #expect(String(SyncFileNames.fnv1a128("a".utf8), radix: 16) == "d228cb696f1a8caf78912b704e4a8964")
     }
 }

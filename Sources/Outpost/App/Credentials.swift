@@ -1,8 +1,9 @@
 /// How a user logs in, as Realm Swift's `Credentials`.
 ///
-/// outpost-server supports ``anonymous``, ``emailPassword(email:password:)`` and API keys (``userAPIKey(_:)``;
-/// ``serverAPIKey(_:)`` logs in the same way). The other providers exist so Realm code compiles; logging in with
-/// one fails with ``AppError/Code-swift.enum/authProviderNotFound`` naming the provider.
+/// outpost-server supports ``anonymous``, ``emailPassword(email:password:)``, API keys (``userAPIKey(_:)``;
+/// ``serverAPIKey(_:)`` logs in the same way) and ``jwt(token:)`` (its `custom_token` provider). The other providers
+/// exist so Realm code compiles; logging in with one fails with ``AppError/Code-swift.enum/authProviderNotFound``
+/// naming the provider.
 public enum Credentials: Sendable {
     /// A Facebook access token (not supported by outpost-server).
     case facebook(accessToken: String)

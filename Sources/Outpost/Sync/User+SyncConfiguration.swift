@@ -54,17 +54,39 @@ extension User {
 
 /// File names of synced Realms.
 enum SyncFileNames {
-    /// A file name for a partition value: its Extended JSON text, with characters unsafe in file names escaped.
+    /// The longest escaped partition text used as it is in a file name (file names may have 255 bytes).
+    static let maxEscapedLength = 200
+
+    /// A file name for a partition value, one per value: its Extended JSON text with every UTF-8 byte outside
+    /// `A–Z a–z 0–9 - _ .` written as `%XX` (so the escaping reads back one way only); when that is longer than
+    /// ``maxEscapedLength``, a 128-bit hash of the text in hex instead (the original uses SHA-256 for long names; a
+    /// file name needs no cryptographic hash, and FNV-1a needs no crypto library in the client). Before, escapes had
+    /// no fixed width, non-ASCII letters were kept, and long names were cut: two partition values could share a file,
+    /// and a long non-ASCII one could not be opened.
     static func partitionFileName(_ value: Value) -> String {
         let text = value.extendedJSON.text
         var out = ""
-        for scalar in text.unicodeScalars {
-            if CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar) {
-                out.unicodeScalars.append(scalar)
-            } else {
-                out += String(format: "%%%02X", scalar.value)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += String(format: "%%%02X", byte)
             }
         }
-        return String(out.prefix(200)) + ".realm"
+        guard out.utf8.count > maxEscapedLength else { return out + ".realm" }
+        return "h" + String(fnv1a128(text.utf8), radix: 16) + ".realm"
+    }
+
+    /// The 128-bit FNV-1a hash of `bytes`.
+    static func fnv1a128(_ bytes: some Sequence<UInt8>) -> UInt128 {
+        var hash: UInt128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d
+        let prime: UInt128 = 0x0000_0000_0100_0000_0000_0000_0000_013b
+        for byte in bytes {
+            hash ^= UInt128(byte)
+            hash = hash &* prime
+        }
+        return hash
     }
 }
