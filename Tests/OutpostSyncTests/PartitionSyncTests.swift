@@ -13,13 +13,32 @@ final class Note: Object {
     @Persisted var tags: List<String>
 }
 
-func partitionServerApp(appId: String = "pbs-app") throws -> OutpostServer.AppConfiguration {
+/// Partition keys of the other types a partition value may have.
+final class IntNote: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var _partition: Int
+    @Persisted var text: String
+}
+
+final class ObjectIdNote: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var _partition: ObjectId
+    @Persisted var text: String
+}
+
+final class UUIDNote: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var _partition: UUID
+    @Persisted var text: String
+}
+
+func partitionServerApp(appId: String = "pbs-app", type: String = "string") throws -> OutpostServer.AppConfiguration {
     try OutpostServer.AppConfiguration(jsonText: """
         {
           "app_id": "\(appId)",
           "auth": { "anonymous": { "enabled": true } },
           "sync": { "mode": "partition", "development_mode_enabled": true,
-                    "partition": { "key": "_partition", "type": "string",
+                    "partition": { "key": "_partition", "type": "\(type)",
                                    "permissions": { "read": true, "write": true } } }
         }
         """)
@@ -112,6 +131,70 @@ func partitionServerApp(appId: String = "pbs-app") throws -> OutpostServer.AppCo
                 try await deviceA2.syncSession!.wait(for: .download)
                 deviceA2.refresh()
                 #expect(deviceA2.objects(Note.self).isEmpty)
+            }
+        }
+    }
+
+    /// Int, ObjectId and UUID partition values sync between two files of one partition and stay out of another.
+    @Test(arguments: ["int", "objectId", "uuid"]) func typedPartitionValuesSyncAndStayIsolated(type: String) async throws {
+        switch type {
+        case "int":
+            try await Self.checkPartitions(IntNote.self, type: type, value: .int64(42), other: .int64(7), text: { $0.text }) { text in
+                let note = IntNote()
+                note._partition = 42
+                note.text = text
+                return note
+            }
+        case "objectId":
+            let id = ObjectId.generate()
+            try await Self.checkPartitions(ObjectIdNote.self, type: type, value: .objectId(id), other: .objectId(.generate()), text: { $0.text }) { text in
+                let note = ObjectIdNote()
+                note._partition = id
+                note.text = text
+                return note
+            }
+        default:
+            let id = UUID()
+            try await Self.checkPartitions(UUIDNote.self, type: type, value: .uuid(id), other: .uuid(UUID()), text: { $0.text }) { text in
+                let note = UUIDNote()
+                note._partition = id
+                note.text = text
+                return note
+            }
+        }
+    }
+
+    /// Device A writes an object made by `make` in partition `value`; a second file of that partition gets it, a file
+    /// of partition `other` does not.
+    static func checkPartitions<T: Object>(
+        _ model: T.Type, type: String, value: AnyBSON, other: AnyBSON, text: (T) -> String, make: (String) -> T
+    ) async throws {
+        try await withTestServer(configuration: try partitionServerApp(appId: "pbs-\(type)", type: type)) { server in
+            try await withClientApp(server) { app in
+                let reports = SyncReports()
+                reports.install(on: app)
+                let user = try await app.login(credentials: .anonymous)
+                var configA = user.configuration(partitionValue: value)
+                configA.objectTypes = [model]
+                let deviceA = try await Realm(configuration: configA)
+                var configA2 = configA
+                configA2.fileURL = configA.fileURL!.deletingLastPathComponent().appendingPathComponent("\(type)-a2.realm")
+                let deviceA2 = try await Realm(configuration: configA2, downloadBeforeOpen: .always)
+                var configB = user.configuration(partitionValue: other)
+                configB.objectTypes = [model]
+                #expect(configB.fileURL != configA.fileURL)
+                let deviceB = try await Realm(configuration: configB, downloadBeforeOpen: .always)
+
+                try deviceA.write { deviceA.add(make("typed \(type)")) }
+                try await deviceA.syncSession!.wait(for: .upload)
+                try await deviceA2.syncSession!.wait(for: .download)
+                deviceA2.refresh()
+                #expect(deviceA2.objects(model).count == 1)
+                #expect(deviceA2.objects(model).first.map(text) == "typed \(type)")
+                try await deviceB.syncSession!.wait(for: .download)
+                deviceB.refresh()
+                #expect(deviceB.objects(model).isEmpty)
+                #expect(reports.errors.isEmpty, "\(reports.errors)")
             }
         }
     }
