@@ -72,7 +72,8 @@ struct ConvergenceMismatch: Error, CustomStringConvertible {
 
 /// Convergence (issue #4, Reliability): several clients — three users, one of them with a second device (a second
 /// file) — make random creates, updates, deletes and list operations while being suspended and resumed at random,
-/// against a real server (HTTP + WebSocket on 127.0.0.1, SQLite storage). Once every client is connected again and
+/// against a real `outpost-server` process (HTTP + WebSocket on 127.0.0.1, its embedded SQLite storage; the test
+/// reads the server's database through a second connection). Once every client is connected again and
 /// has uploaded and downloaded everything, every client holds exactly the server's documents, and the server holds
 /// exactly the objects created and not deleted.
 @Suite(.timeLimit(.minutes(10))) struct ConvergenceTests {
@@ -121,28 +122,46 @@ struct ConvergenceMismatch: Error, CustomStringConvertible {
         }
     }
 
-    /// A development app on an in-process server with SQLite storage in a temporary directory, and a client App.
-    static func withServer(_ body: (TestServer, App) async throws -> Void) async throws {
+    /// An `outpost-server` process serving its development app from a data directory in a temporary directory, the
+    /// server's database opened for reading, and a client App. The users are logged out and the process stopped
+    /// afterwards, also when `body` throws.
+    static func withServer(_ body: (ConvergenceServer, App) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-convergence-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let storage = try SQLiteStorage(path: directory.appendingPathComponent("server.sqlite").path)
+        let dataDirectory = directory.appendingPathComponent("server")
+        let process = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", dataDirectory.path])
+        let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: Outpost.AppConfiguration(
+            baseURL: process.baseURL, rootDirectory: directory.appendingPathComponent("client")))
+        app.syncManager.logLevel = .warn
+        var storage: SQLiteStorage?
+        func cleanUp() async {
+            for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
+            try? await storage?.close()
+            _ = try? await process.terminate()
+        }
         do {
-            try await withTestServer(configuration: .development(appId: "convergence"), storage: storage) { server in
-                try await withClientApp(server) { app in try await body(server, app) }
-            }
+            let opened = try SQLiteStorage(path: dataDirectory.appendingPathComponent("outpost.sqlite").path)
+            storage = opened
+            try await body(ConvergenceServer(storage: opened, appId: OutpostServer.AppConfiguration.developmentAppId), app)
         } catch {
-            try? await storage.close()
+            await cleanUp()
             throw error
         }
-        try await storage.close()
+        await cleanUp()
     }
+}
+
+/// The server of a convergence run: its database (read through a connection of the test's own) and its app.
+struct ConvergenceServer {
+    let storage: any ServerStorage
+    let appId: String
 }
 
 /// One seeded run of ``ConvergenceTests``.
 struct ConvergenceRun {
     let seed: UInt64
-    let server: TestServer
+    let server: ConvergenceServer
     let app: App
     /// Operations (transactions and connectivity changes) across all clients.
     var steps = ProcessInfo.processInfo.environment["OUTPOST_CONVERGENCE_STEPS"].flatMap { Int($0) } ?? 60
