@@ -218,7 +218,11 @@ extension RealmInstance {
 
     /// Creates missing tables, columns and indexes (in a write transaction of its own if needed).
     func applySchema(types: [ObjectBase.Type], plan: SchemaPlan) throws {
-        let statements = plan.additiveSQL()
+        // Indexes the file has are not created again: an open of an unchanged file then writes nothing (it wrote a
+        // transaction at every open before, and waited for SQLite's lock behind any writer of the file).
+        let existingIndexes = Set(try connection.cached("SELECT name FROM sqlite_master WHERE type = 'index'").rows()
+            .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } })
+        let statements = plan.additiveSQL(existingIndexes: existingIndexes)
         let needsWrite = !statements.isEmpty || configuration.schemaVersion > schemaVersion
         if needsWrite && !isReadOnly {
             if isInWriteTransaction { tablesAddedInWrite += types }
@@ -269,6 +273,10 @@ extension RealmInstance {
         }
         let wasReading = readTransactionOpen
         endRead()
+        // In turn with the process's other writers of the file (`WriteLock`): SQLite's busy handler alone let a
+        // thread writing in a loop keep the lock for as long as the loop ran.
+        acquireWriteLock()
+        defer { releaseWriteLock() }
         try connection.execute("BEGIN IMMEDIATE")
         do {
             try body()

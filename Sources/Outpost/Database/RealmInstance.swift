@@ -173,8 +173,7 @@ final class RealmInstance {
         }
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
         endRead()
-        writeLock.lock()
-        holdsWriteLock = true
+        acquireWriteLock()
         do {
             try connection.execute("BEGIN IMMEDIATE")
         } catch {
@@ -249,8 +248,14 @@ final class RealmInstance {
         notifier.notifyRealmObservers(.didChange)
     }
 
+    /// Waits for this process's earlier writers of the file, then holds its write lock (`WriteLock`).
+    func acquireWriteLock() {
+        writeLock.lock()
+        holdsWriteLock = true
+    }
+
     /// Lets the next writer of this file in, if this instance holds the process's write lock.
-    private func releaseWriteLock() {
+    func releaseWriteLock() {
         guard holdsWriteLock else { return }
         holdsWriteLock = false
         writeLock.unlock()

@@ -94,7 +94,7 @@ struct MigrationRunner {
         try verifyPrimaryKeys(stored: stored)
         for name in changed {
             guard let new = newSchemas[name] else { continue }
-            for sql in SchemaPlan.indexes(new) { try connection.execute(sql) }
+            for index in SchemaPlan.indexes(new) { try connection.execute(index.sql) }
         }
         for name in changed { try connection.execute("DROP TABLE IF EXISTS \(SQL.quote(oldTableNames[name]!))") }
         connection.clearStatementCache()

@@ -60,7 +60,9 @@ struct SchemaPlan {
 
     /// CREATE TABLE / ALTER TABLE ADD COLUMN / CREATE INDEX for what is new, except in `excluded` classes
     /// (the ones a migration rebuilds).
-    func additiveSQL(excluding excluded: Set<String> = []) -> [String] {
+    /// `existingIndexes`: index names the file has already; their `CREATE INDEX IF NOT EXISTS` is left out, so that an
+    /// open of an unchanged file writes nothing.
+    func additiveSQL(excluding excluded: Set<String> = [], existingIndexes: Set<String> = []) -> [String] {
         var out: [String] = []
         for schema in code where !excluded.contains(schema.className) {
             if let old = stored[schema.className] {
@@ -71,7 +73,7 @@ struct SchemaPlan {
             } else {
                 out.append(Self.createTable(schema))
             }
-            out += Self.indexes(schema)
+            out += Self.indexes(schema).filter { !existingIndexes.contains($0.name) }.map(\.sql)
         }
         return out
     }
@@ -83,15 +85,16 @@ struct SchemaPlan {
             + (["_rowid INTEGER PRIMARY KEY"] + columns).joined(separator: ", ") + ")"
     }
 
-    static func indexes(_ schema: ObjectSchema, table: String? = nil) -> [String] {
+    static func indexes(_ schema: ObjectSchema, table: String? = nil) -> [(name: String, sql: String)] {
         let tableName = table ?? schema.className
-        var out: [String] = []
+        var out: [(name: String, sql: String)] = []
         for property in schema.properties where property.collection == .none && property.type != .linkingObjects {
-            let indexName = SQL.quote("__idx_\(tableName)_\(property.name)")
+            let name = "__idx_\(tableName)_\(property.name)"
+            let indexName = SQL.quote(name)
             if property.isPrimaryKey {
-                out.append("CREATE UNIQUE INDEX IF NOT EXISTS \(indexName) ON \(SQL.quote(tableName)) (\(SQL.quote(property.name)))")
+                out.append((name, "CREATE UNIQUE INDEX IF NOT EXISTS \(indexName) ON \(SQL.quote(tableName)) (\(SQL.quote(property.name)))"))
             } else if property.isIndexed || property.type == .object {
-                out.append("CREATE INDEX IF NOT EXISTS \(indexName) ON \(SQL.quote(tableName)) (\(SQL.quote(property.name)))")
+                out.append((name, "CREATE INDEX IF NOT EXISTS \(indexName) ON \(SQL.quote(tableName)) (\(SQL.quote(property.name)))"))
             }
         }
         return out

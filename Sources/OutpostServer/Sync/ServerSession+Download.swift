@@ -125,7 +125,7 @@ extension ServerSession {
     }
 
     /// Sends the filled message (even with no changesets: the cursor moves) and starts an empty one.
-    private func sendDownload(_ message: inout DownloadMessageFill, latest: Int64) async {
+    func sendDownload(_ message: inout DownloadMessageFill, latest: Int64) async {
         // A download may carry this file's changesets before the upload that made them is acknowledged: they are
         // committed (durable) and the session's download ran — woken by the commit — while the upload's
         // transaction returned. The acknowledgement must cover them, or the client would keep those writes as

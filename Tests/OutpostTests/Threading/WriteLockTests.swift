@@ -77,4 +77,37 @@ import Testing
         try realm.write { realm.create(TSPerson.self, value: ["id": 3, "name": "c"]) }
         #expect(realm.objects(TSPerson.self).map(\.id) == [3])
     }
+
+    /// Opening a file whose schema has not changed writes nothing, so it does not wait for another thread's write
+    /// transaction. (Every open wrote a transaction before — its primary-key indexes again — and waited behind any
+    /// writer of the file: an open beside a thread writing in a loop took until the loop ended.)
+    @Test func openingAnUnchangedFileDoesNotWaitForAWriter() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let configuration = ThreadingFixture.configuration(dir)
+        _ = try Realm(configuration: configuration)
+        let writing = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            let writer = try! Realm(configuration: configuration)
+            try! writer.beginWrite()
+            writer.create(TSPerson.self, value: ["id": 1, "name": "held"])
+            writing.signal()
+            release.wait()
+            try! writer.commitWrite()
+            finished.signal()
+        }.start()
+        writing.wait()
+        let opened = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try! Realm(configuration: configuration)
+            opened.signal()
+        }.start()
+        let result = opened.wait(timeout: .now() + 5)
+        release.signal()
+        finished.wait()
+        #expect(result == .success, "the open waited for the other thread's write transaction")
+        if result != .success { _ = opened.wait(timeout: .now() + 30) }
+    }
 }
