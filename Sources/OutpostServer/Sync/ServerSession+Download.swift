@@ -10,6 +10,7 @@ extension ServerSession {
     ///     version and the upload acknowledgement.
     ///   - upTo: send nothing after this server version (the rest waits for the session's next wake or upload).
     func sendDownloads(always: Bool = false, upTo: Int64? = nil) async {
+        if await skipHistorySeeingNothing(upTo: upTo) { return }
         do {
             let (latest, first) = try await engine.hub.catchUp(
                 appId: user.appId, after: cursor.serverVersion, upTo: upTo, limit: 256)

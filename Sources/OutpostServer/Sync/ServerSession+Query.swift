@@ -21,7 +21,7 @@ extension ServerSession {
                              "refused subscription version \(subscriptions.version): \(error.message)")
             await writer.send(.queryError(session: id, version: subscriptions.version, code: error.code, message: error.message))
         case .success(let queries):
-            if await !skipHistorySeeingNothing() { await sendDownloads() }
+            await sendDownloads()
             guard !hasFailed else { return }
             let old = view!
             let new = old.replacingQueries(version: subscriptions.version, queries)
@@ -41,14 +41,15 @@ extension ServerSession {
 }
 
 extension ServerSession {
-    /// Before the first bootstrap of a file that has uploaded nothing: its view has no subscriptions, so no changeset
-    /// of the history since its cursor holds anything for it — no change it may see, none of its own, no compensation
-    /// addressed to it. Its cursor moves to the latest version in one download, without reading that history (which
-    /// for a new device of a large app was most of its first open: a million objects' changesets read and parsed to
-    /// send nothing). Returns false, having sent nothing, when the usual download is needed.
-    func skipHistorySeeingNothing() async -> Bool {
-        guard settings.mode == .flexible, view.queries.isEmpty, uploadAck == 0, formerView == nil, heldCreates.isEmpty,
-            unannouncedCompensations.isEmpty
+    /// A file that has uploaded nothing and has no subscriptions (a new device, until its first bootstrap): no
+    /// changeset of the history since its cursor holds anything for it — no change it may see, none of its own, no
+    /// compensation addressed to it. Its cursor moves to the latest version in one download, without reading that
+    /// history (which for a new device of a large app was most of its first open: a million objects' changesets read
+    /// and parsed, at bind and again before the bootstrap, to send nothing). Returns false, having sent nothing, when
+    /// the usual download is needed.
+    func skipHistorySeeingNothing(upTo: Int64?) async -> Bool {
+        guard upTo == nil, settings.mode == .flexible, view.queries.isEmpty, uploadAck == 0, formerView == nil,
+            heldCreates.isEmpty, unannouncedCompensations.isEmpty
         else { return false }
         do {
             let latest = try await engine.hub.latestVersion(appId: user.appId)
