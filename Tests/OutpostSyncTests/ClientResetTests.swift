@@ -122,16 +122,10 @@ import Testing
 
     @Test func partitionBasedRecoverKeepsTheUnsyncedChanges() async throws {
         let calls = ResetCallbacks()
-        try await withRestorableServer("reset-pbs", appId: "pbs-reset", appConfig: """
-            { "app_id": "pbs-reset", "auth": { "anonymous": { "enabled": true } },
-              "sync": { "mode": "partition", "development_mode_enabled": true,
-                        "partition": { "key": "_partition", "type": "string", "permissions": { "read": true, "write": true } } } }
-            """
-        ) { server, app, reports in
+        try await withRestorableServer("reset-pbs", appId: "pbs-reset", appConfig: Self.partitionApp("pbs-reset")) {
+            server, app, reports in
             let user = try await app.login(credentials: .anonymous)
-            var configuration = user.configuration(partitionValue: "team", clientResetMode: .recoverUnsyncedChanges(
-                afterReset: { calls.recordAfter(Self.texts($0), Self.texts($1)) }))
-            configuration.objectTypes = [Note.self]
+            let configuration = Self.partitionConfiguration(user, recordingAfterResetIn: calls)
             let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
             let session = realm.syncSession!
             func add(_ range: Range<Int>) throws {
@@ -173,16 +167,10 @@ import Testing
     /// end with the server's 3,000 notes and the unsynced one, and nothing left stored.
     @Test(arguments: [8 << 20, 1]) func aPartitionResetHoldsItsDownloadsUntilCaughtUp(limit: Int) async throws {
         let calls = ResetCallbacks()
-        try await withRestorableServer("reset-pbs-held", appId: "pbs-held", appConfig: """
-            { "app_id": "pbs-held", "auth": { "anonymous": { "enabled": true } },
-              "sync": { "mode": "partition", "development_mode_enabled": true,
-                        "partition": { "key": "_partition", "type": "string", "permissions": { "read": true, "write": true } } } }
-            """
-        ) { server, app, reports in
+        try await withRestorableServer("reset-pbs-held", appId: "pbs-held", appConfig: Self.partitionApp("pbs-held")) {
+            server, app, reports in
             let user = try await app.login(credentials: .anonymous)
-            var configuration = user.configuration(partitionValue: "team", clientResetMode: .recoverUnsyncedChanges(
-                afterReset: { calls.recordAfter(Self.texts($0), Self.texts($1)) }))
-            configuration.objectTypes = [Note.self]
+            var configuration = Self.partitionConfiguration(user, recordingAfterResetIn: calls)
             configuration.syncConfiguration?.heldDownloadMemoryLimit = limit
             let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
             let session = realm.syncSession!
@@ -392,6 +380,25 @@ import Testing
 
     static func texts(_ realm: Realm) -> [String] {
         realm.objects(Note.self).map(\.text).sorted()
+    }
+
+    /// A partition-based development app (partition key `_partition`, a string; everyone reads and writes), as the
+    /// JSON text of its configuration file.
+    static func partitionApp(_ appId: String) -> String {
+        """
+        { "app_id": "\(appId)", "auth": { "anonymous": { "enabled": true } },
+          "sync": { "mode": "partition", "development_mode_enabled": true,
+                    "partition": { "key": "_partition", "type": "string", "permissions": { "read": true, "write": true } } } }
+        """
+    }
+
+    /// The user's file of partition "team" (`Note`s), recovering unsynced changes on a reset; `afterReset` records
+    /// the notes before and after in `calls`.
+    static func partitionConfiguration(_ user: User, recordingAfterResetIn calls: ResetCallbacks) -> Realm.Configuration {
+        var configuration = user.configuration(partitionValue: "team", clientResetMode: .recoverUnsyncedChanges(
+            afterReset: { calls.recordAfter(texts($0), texts($1)) }))
+        configuration.objectTypes = [Note.self]
+        return configuration
     }
 
     static func note(_ n: Int) -> Note {

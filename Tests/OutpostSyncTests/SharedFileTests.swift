@@ -55,34 +55,20 @@ final class ProbeItem: Object {
     /// has passed, its session stops and releases the file, and this process takes the file over — before, it waited
     /// until the other process logged out or exited.
     @Test func aProcessThatClosesTheFileHandsItOverWhileItRuns() async throws {
-        try await withTestServer(configuration: .development(appId: "shared-close")) { server in
-            let root = try KillTests.temporaryDirectory("shared-close")
-            defer { try? FileManager.default.removeItem(at: root) }
-            let probe = try SyncProbeProcess.launch(arguments: [
-                "--server", server.baseURL, "--app", server.appId, "--root", root.path, "--count", "3",
-                "--close-after-upload", "90", "--linger-time", "200",
-            ])
-            do {
-                try await probe.waitUntil("the probe closes its file") { $0.contains("closed") }
-                let app = App(id: server.appId, configuration: AppConfiguration(baseURL: server.baseURL, rootDirectory: root))
-                let user = try #require(app.currentUser, "the probe's user, kept in the shared root")
-                var config = user.flexibleSyncConfiguration()
-                config.objectTypes = [ProbeItem.self]
-                let realm = try await Realm(configuration: config, downloadBeforeOpen: .never)
-                let session = try #require(realm.syncSession)
-                try await eventually("this process takes the file over") { session.connectionState == .connected }
-                #expect(probe.isRunning, "the probe process still runs")
-                let item = ProbeItem()
-                item.number = 100
-                try realm.write { realm.add(item) }
-                try await withDeadline(.seconds(30), "the upload by this process") { try await session.wait(for: .upload) }
-                #expect(realm.objects(ProbeItem.self).count == 4)
-                try await user.logOut()
-                await probe.killAbruptly()
-            } catch {
-                await probe.killAbruptly()
-                throw error
-            }
+        try await Self.withProbeSyncing(
+            appId: "shared-close", count: 3, probeArguments: ["--close-after-upload", "90", "--linger-time", "200"],
+            ready: "closed"
+        ) { realm, user, probe in
+            let session = try #require(realm.syncSession)
+            try await eventually("this process takes the file over") { session.connectionState == .connected }
+            #expect(probe.isRunning, "the probe process still runs")
+            let item = ProbeItem()
+            item.number = 100
+            try realm.write { realm.add(item) }
+            try await withDeadline(.seconds(30), "the upload by this process") { try await session.wait(for: .upload) }
+            #expect(realm.objects(ProbeItem.self).count == 4)
+            try await user.logOut()
+            await probe.killAbruptly()
         }
     }
 
@@ -133,19 +119,21 @@ final class ProbeItem: Object {
     }
 
     /// Runs `body` with this process's Realm of a file the probe process syncs: the probe commits `count` objects,
-    /// syncs them and lingers; this process opens the probe's user's file from the shared root and waits for the
-    /// lock. The probe is killed if `body` throws.
+    /// syncs them and does what `probeArguments` say (by default it lingers, keeping the file open); once it has
+    /// printed `ready`, this process opens the probe's user's file from the shared root (and waits for the lock if
+    /// the probe still holds it). The probe is killed if `body` throws.
     static func withProbeSyncing(
-        appId: String, count: Int, _ body: (Realm, User, SyncProbeProcess) async throws -> Void
+        appId: String, count: Int, probeArguments: [String] = ["--linger", "90"], ready: String = "lingering",
+        _ body: (Realm, User, SyncProbeProcess) async throws -> Void
     ) async throws {
         try await withTestServer(configuration: .development(appId: appId)) { server in
             let root = try KillTests.temporaryDirectory(appId)
             defer { try? FileManager.default.removeItem(at: root) }
             let probe = try SyncProbeProcess.launch(arguments: [
-                "--server", server.baseURL, "--app", server.appId, "--root", root.path, "--count", "\(count)", "--linger", "90",
-            ])
+                "--server", server.baseURL, "--app", server.appId, "--root", root.path, "--count", "\(count)",
+            ] + probeArguments)
             do {
-                try await probe.waitUntil("the probe syncs its file") { $0.contains("lingering") }
+                try await probe.waitUntil("the probe prints \(ready)") { $0.contains(ready) }
                 let app = App(id: server.appId, configuration: AppConfiguration(baseURL: server.baseURL, rootDirectory: root))
                 let user = try #require(app.currentUser, "the probe's user, kept in the shared root")
                 var config = user.flexibleSyncConfiguration()

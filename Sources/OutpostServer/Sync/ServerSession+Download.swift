@@ -89,6 +89,30 @@ extension ServerSession {
         }
     }
 
+    /// A file that has uploaded nothing and has no subscriptions (a new device, until its first bootstrap): no
+    /// changeset of the history since its cursor holds anything for it — no change it may see, none of its own, no
+    /// compensation addressed to it. Its cursor moves to the latest version in one download, without reading that
+    /// history (which for a new device of a large app was most of its first open: a million objects' changesets read
+    /// and parsed, at bind and again before the bootstrap, to send nothing). Returns false, having sent nothing, when
+    /// the usual download is needed.
+    private func skipHistorySeeingNothing(upTo: Int64?) async -> Bool {
+        guard upTo == nil, settings.mode == .flexible, view.queries.isEmpty, uploadAck == 0, formerView == nil,
+            heldCreates.isEmpty, unannouncedCompensations.isEmpty
+        else { return false }
+        do {
+            let latest = try await engine.hub.latestVersion(appId: user.appId)
+            guard latest > cursor.serverVersion,
+                let last = try await engine.hub.changesets(appId: user.appId, after: latest - 1, upTo: latest, limit: 1).first
+            else { return false }
+            var message = DownloadMessageFill()
+            message.reach(last)
+            await sendDownload(&message, latest: latest)
+            return true
+        } catch {
+            return false  // the usual download reads the history and reports what fails
+        }
+    }
+
     /// The acknowledgement a download carries: ``uploadAck``, but below the client version of the first compensating
     /// write not yet announced. A client that learnt a version was integrated before learning it was refused would
     /// answer `verdict(forTransaction:)` with `.accepted`: the 231 must come first. (An upload integrated in one
@@ -126,7 +150,7 @@ extension ServerSession {
     }
 
     /// Sends the filled message (even with no changesets: the cursor moves) and starts an empty one.
-    func sendDownload(_ message: inout DownloadMessageFill, latest: Int64) async {
+    private func sendDownload(_ message: inout DownloadMessageFill, latest: Int64) async {
         // A download may carry this file's changesets before the upload that made them is acknowledged: they are
         // committed (durable) and the session's download ran — woken by the commit — while the upload's
         // transaction returned. The acknowledgement must cover them, or the client would keep those writes as

@@ -39,29 +39,3 @@ extension ServerSession {
         }
     }
 }
-
-extension ServerSession {
-    /// A file that has uploaded nothing and has no subscriptions (a new device, until its first bootstrap): no
-    /// changeset of the history since its cursor holds anything for it — no change it may see, none of its own, no
-    /// compensation addressed to it. Its cursor moves to the latest version in one download, without reading that
-    /// history (which for a new device of a large app was most of its first open: a million objects' changesets read
-    /// and parsed, at bind and again before the bootstrap, to send nothing). Returns false, having sent nothing, when
-    /// the usual download is needed.
-    func skipHistorySeeingNothing(upTo: Int64?) async -> Bool {
-        guard upTo == nil, settings.mode == .flexible, view.queries.isEmpty, uploadAck == 0, formerView == nil,
-            heldCreates.isEmpty, unannouncedCompensations.isEmpty
-        else { return false }
-        do {
-            let latest = try await engine.hub.latestVersion(appId: user.appId)
-            guard latest > cursor.serverVersion,
-                let last = try await engine.hub.changesets(appId: user.appId, after: latest - 1, upTo: latest, limit: 1).first
-            else { return false }
-            var message = DownloadMessageFill()
-            message.reach(last)
-            await sendDownload(&message, latest: latest)
-            return true
-        } catch {
-            return false  // the usual download reads the history and reports what fails
-        }
-    }
-}
