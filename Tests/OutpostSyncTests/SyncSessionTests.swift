@@ -147,6 +147,7 @@ final class Cat: Object {
                 try await eventually { session.connectionState == .disconnected }
                 #expect(seen.values.count == 4)
                 session.resume()
+                withExtendedLifetime(realm) {}  // an open Realm keeps the session (it stops after the linger time without one)
             }
         }
     }
@@ -169,6 +170,7 @@ final class Cat: Object {
                 session.resume()
                 try await eventually { session.connectionState == .connected }
                 token.invalidate()
+                withExtendedLifetime(realm) {}  // an open Realm keeps the session (it stops after the linger time without one)
                 let changes = seen.stateChanges
                 #expect(changes.count >= 2)
                 for (a, b) in zip(changes, changes.dropFirst()) {
@@ -336,6 +338,7 @@ final class Cat: Object {
             try await Task.sleep(for: .seconds(4))  // two pings at least
             #expect(seen.values.isEmpty, "the connection dropped: \(seen.values)")
             token.invalidate()
+            withExtendedLifetime(realm) {}  // an open Realm keeps the session (it stops after the linger time without one)
             try await user.logOut()
         }
     }
