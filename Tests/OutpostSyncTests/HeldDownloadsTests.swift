@@ -5,12 +5,13 @@ import OutpostServer
 import OutpostServerTesting
 import Testing
 
-/// Held downloads (docs/sync-client.md, "Downloads"): a bootstrap's batches wait for the last one parsed in memory up
-/// to `heldDownloadMemoryLimit` bytes of message text, and in the file beyond it; either way the bootstrap is applied
-/// whole, in one transaction, and nothing stays stored.
+/// Held downloads (docs/sync-client.md, "Downloads"): while the app has the file open, a bootstrap's batches wait for
+/// the last one parsed in memory up to `heldDownloadMemoryLimit` bytes of message text, and in the file beyond it;
+/// either way the bootstrap is applied whole, in one transaction, and nothing stays stored. (A first open that
+/// downloads before it returns streams its bootstrap instead: `BootstrapStreamTests`.)
 @Suite(.timeLimit(.minutes(3))) struct HeldDownloadsTests {
-    /// 5,000 objects bootstrap in three messages (2,000 instructions each at most): all kept in memory, the last
-    /// two stored (a limit between one and two messages), or all stored.
+    /// 5,000 objects bootstrap in three messages (2,000 instructions each at most) into an open Realm: all kept in
+    /// memory, the last two stored (a limit between one and two messages), or all stored.
     @Test(arguments: [8 << 20, 700_000, 1]) func aBootstrapIsAppliedWholeWhereverItsBatchesWaited(limit: Int) async throws {
         try await withTestServer(configuration: .development(appId: "held-\(limit)")) { server in
             try await withClientApp(server) { app in
@@ -32,7 +33,7 @@ import Testing
                 let upload = writer.syncSession!
                 try await withDeadline(.seconds(60), "the upload") { try await upload.wait(for: .upload) }
 
-                let reader = try await Self.openNewDevice(user, writer, "held.realm", limit: limit)
+                let reader = try await Self.openNewDevice(user, writer, "held.realm", limit: limit, subscribeWhenOpen: true)
                 let items = reader.objects(ConvergenceItem.self)
                 #expect(items.count == expected.count)
                 for item in items { #expect(expected[item._id] == item.note) }
@@ -88,9 +89,12 @@ import Testing
     }
 
     /// A device of `user` with its own file beside `sibling`'s, subscribed to every `ConvergenceItem`, holding at
-    /// most `limit` bytes of download messages in memory; downloaded before returning.
-    static func openNewDevice(_ user: User, _ sibling: Realm, _ file: String, limit: Int) async throws -> Realm {
-        var config = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+    /// most `limit` bytes of download messages in memory; downloaded before returning. `subscribeWhenOpen`: the
+    /// Realm is opened first and subscribes then (its bootstrap is held); otherwise the subscription is an initial
+    /// one and the open downloads first (its bootstrap is streamed).
+    static func openNewDevice(_ user: User, _ sibling: Realm, _ file: String, limit: Int,
+                              subscribeWhenOpen: Bool = false) async throws -> Realm {
+        var config = subscribeWhenOpen ? user.flexibleSyncConfiguration() : user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
             subscriptions.append(QuerySubscription<ConvergenceItem>(name: "all"))
         })
         config.objectTypes = [ConvergenceItem.self]
@@ -98,7 +102,14 @@ import Testing
         config.syncConfiguration?.heldDownloadMemoryLimit = limit
         let opening = config
         return try await withDeadline(.seconds(60), "the first open") {
-            UncheckedSendable(try await Realm(configuration: opening, downloadBeforeOpen: .always))
+            guard subscribeWhenOpen else {
+                return UncheckedSendable(try await Realm(configuration: opening, downloadBeforeOpen: .always))
+            }
+            let realm = try await Realm(configuration: opening)
+            let subscriptions = realm.subscriptions
+            try await subscriptions.update { subscriptions.append(QuerySubscription<ConvergenceItem>(name: "all")) }
+            realm.refresh()
+            return UncheckedSendable(realm)
         }.value
     }
 }

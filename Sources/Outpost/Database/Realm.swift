@@ -51,6 +51,8 @@ public struct Realm {
         if configuration.syncConfiguration != nil,
             downloadBeforeOpen == .always || (downloadBeforeOpen == .once && !existed)
         {
+            instance.awaitsDownload.store(true, ordering: .releasing)
+            defer { instance.awaitsDownload.store(false, ordering: .releasing) }
             try await Realm.waitForDownload(path: path, configuration: configuration)
             try instance.advance()
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OutpostCore
 
 /// One open Realm: a SQLite connection confined to a thread, queue or actor, pinned to a read
@@ -23,6 +24,9 @@ final class RealmInstance {
     private var holdsWriteLock = false
     var isInvalidated = false
     var autorefresh = true
+    /// The instance is an open that waits for the server before it returns (`downloadBeforeOpen`, `asyncOpen`):
+    /// nobody can use it yet, so the session may hold a write transaction open meanwhile (``BootstrapStream``).
+    let awaitsDownload = Atomic<Bool>(false)
     /// Changes of the current write transaction.
     var changes = ChangeSet()
     /// The first invalid operation of the current write transaction; the commit throws it.

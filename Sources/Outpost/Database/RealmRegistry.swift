@@ -68,6 +68,16 @@ final class RealmRegistry: Sendable {
         return out
     }
 
+    /// Whether the app has a live instance of `path` it can use: not frozen, not a sync session's own, not an open
+    /// still waiting for its download (``RealmInstance/awaitsDownload``).
+    func hasUsableAppInstance(path: String) -> Bool {
+        let candidates = entries.withLock { list in list.filter { $0.path == path } }
+        return candidates.contains { candidate in
+            guard let instance = candidate.instance else { return false }
+            return !instance.isFrozen && !instance.configuration.isSyncWorker && !instance.awaitsDownload.load(ordering: .acquiring)
+        }
+    }
+
     /// How many live instances of `path` the app itself has open: not frozen ones, not a sync session's own.
     func openAppInstanceCount(path: String) -> Int {
         let candidates = entries.withLock { list in list.filter { $0.path == path } }

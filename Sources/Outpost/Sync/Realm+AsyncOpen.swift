@@ -46,6 +46,8 @@ extension Realm {
         let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .never)
         guard configuration.syncConfiguration != nil, let session = realm.syncSession else { return }
         task.attach(session)
+        realm.instance.awaitsDownload.store(true, ordering: .releasing)
+        defer { realm.instance.awaitsDownload.store(false, ordering: .releasing) }
         try await Realm.waitForDownload(path: realm.instance.path, configuration: configuration)
     }
 }

@@ -102,39 +102,7 @@ extension RealmInstance {
             var sweep = bootstrappedQueryVersion == nil && !finishesReset ? nil : BootstrapSweep(tables: syncTablesHoldingObjects())
             var newRows = SyncNewRows(capacity: held.instructionCount + newInstructions)
             func apply(_ changeset: DownloadChangeset) {
-                for instruction in changeset.instructions {
-                    guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
-                    let key = pending.isEmpty ? "" : PendingLocalChanges.key(instruction.className, instruction.primaryKey)
-                    var object: String { "\(instruction.className) \(instruction.primaryKey.subscriptionText)" }
-                    switch instruction {
-                    case .upsert(_, let pk, let fields):
-                        sweep?.note(table, pk)
-                        // A new object in a table that was empty (a bootstrap): straight to the insert buffer.
-                        if pending.isEmpty && syncInsertNew(table, primaryKey: pk, fields: fields, into: &newRows) {
-                            continue
-                        }
-                        if pending.isErased(key) {
-                            report.kept.append("server version \(changeset.serverVersion): \(object) stays deleted")
-                            continue
-                        }
-                        let skip = pending.fields(key)
-                        let kept = skip.intersection(fields.fields.keys)
-                        if !kept.isEmpty {
-                            report.kept.append("server version \(changeset.serverVersion): \(object) keeps local \(kept.sorted())")
-                        }
-                        syncUpsert(table, primaryKey: pk, fields: fields, skip: skip, localValues: pending.values(key))
-                    case .erase(_, let pk):
-                        if pending.isCreated(key) {
-                            report.kept.append("server version \(changeset.serverVersion): \(object) stays created")
-                            continue
-                        }
-                        syncErase(table, primaryKey: pk)
-                    }
-                    if let error = pendingError {
-                        report.problems.append("\(instruction.className) \(instruction.primaryKey.subscriptionText): \(error.message)")
-                        pendingError = nil
-                    }
-                }
+                syncApply(changeset, pending: pending, sweep: &sweep, newRows: &newRows, report: &report)
             }
             for changeset in held.parsed { apply(changeset) }
             if held.stored > 0 {
@@ -163,5 +131,44 @@ extension RealmInstance {
             throw error
         }
         return report
+    }
+
+    /// Applies one downloaded changeset inside the open write transaction: upserts and erases, under the pending
+    /// local changes (`pending`), noting the bootstrap's objects in `sweep` and new rows of empty tables in `newRows`.
+    func syncApply(_ changeset: DownloadChangeset, pending: PendingLocalChanges, sweep: inout BootstrapSweep?,
+                   newRows: inout SyncNewRows, report: inout SyncDownloadReport) {
+        for instruction in changeset.instructions {
+            guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
+            let key = pending.isEmpty ? "" : PendingLocalChanges.key(instruction.className, instruction.primaryKey)
+            var object: String { "\(instruction.className) \(instruction.primaryKey.subscriptionText)" }
+            switch instruction {
+            case .upsert(_, let pk, let fields):
+                sweep?.note(table, pk)
+                // A new object in a table that was empty (a bootstrap): straight to the insert buffer.
+                if pending.isEmpty && syncInsertNew(table, primaryKey: pk, fields: fields, into: &newRows) {
+                    continue
+                }
+                if pending.isErased(key) {
+                    report.kept.append("server version \(changeset.serverVersion): \(object) stays deleted")
+                    continue
+                }
+                let skip = pending.fields(key)
+                let kept = skip.intersection(fields.fields.keys)
+                if !kept.isEmpty {
+                    report.kept.append("server version \(changeset.serverVersion): \(object) keeps local \(kept.sorted())")
+                }
+                syncUpsert(table, primaryKey: pk, fields: fields, skip: skip, localValues: pending.values(key))
+            case .erase(_, let pk):
+                if pending.isCreated(key) {
+                    report.kept.append("server version \(changeset.serverVersion): \(object) stays created")
+                    continue
+                }
+                syncErase(table, primaryKey: pk)
+            }
+            if let error = pendingError {
+                report.problems.append("\(instruction.className) \(instruction.primaryKey.subscriptionText): \(error.message)")
+                pendingError = nil
+            }
+        }
     }
 }

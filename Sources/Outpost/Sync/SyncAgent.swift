@@ -29,6 +29,9 @@ actor SyncAgent {
     /// Downloads held back until the message that completes them (``HeldDownloads``).
     private var held = HeldDownloads()
     private var isBootstrapping = false
+    /// The bootstrap being applied as it arrives (``BootstrapStream``), and its batch being applied.
+    private var stream: BootstrapStream?
+    private var streamApply: Task<Void, Error>?
     private var markRequests: [Int64: MarkPurpose] = [:]
     private var nextRequestId: Int64 = 1
     private var pendingCompensations: [SyncErrorInfo] = []
@@ -156,6 +159,7 @@ actor SyncAgent {
         connection = nil
         await task?.value
         guard runTask == nil else { return }  // started again while this stop waited
+        await cancelStream()
         // Only when this connection stored some (the file may be gone after a stop: nothing must open it again).
         if task != nil, held.stored > 0 { try? await database.perform { try $0.syncDropHeldDownloads() } }
         held = HeldDownloads()
@@ -305,6 +309,7 @@ actor SyncAgent {
                 manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
                 if let error = error as? SyncConnection.ConnectError { reportConnectionFailure(error.description, isTimeout: error.isTimeout) }
             }
+            await cancelStream()
             connection = nil
             session?.setConnectionState(.disconnected)
             if Task.isCancelled || isInvalid { break }
@@ -319,6 +324,7 @@ actor SyncAgent {
             await withTaskCancellationHandler { await sleep.value } onCancel: { sleep.cancel() }
             backoffSleep = nil
         }
+        await cancelStream()
         // A session ended by a fatal error syncs no more: another process (or a new session after log-in) may
         // take the file over. Before, the lock stayed until log-out or exit.
         if isInvalid { fileLock.release() }
@@ -528,6 +534,13 @@ actor SyncAgent {
     /// Handles one message from the server; `text` is the message as it came (a held download may be stored as is).
     /// `unparsed`: a download whose changesets were not read (``storedBatchEnvelope(_:)``); its text holds them.
     private func handle(_ message: ServerMessage, _ conn: SyncConnection, text: String, unparsed: Bool = false) async throws {
+        if stream != nil, !Self.continuesStream(message) {
+            // Anything but the bootstrap's next batch may need a write, and the stream's transaction is open: the
+            // bootstrap is rolled back, and comes again on the next connection.
+            await cancelStream()
+            skipBackoff = true
+            throw BootstrapStreamInterrupted()
+        }
         switch message {
         case .ident(_, let ident, let salt):
             failedAttempts = 0
@@ -548,9 +561,37 @@ actor SyncAgent {
                     default: break  // parts of a large changeset for a set bootstrapped already
                     }
                 }
+                if !isBootstrapping, reset == nil, held.isEmpty, tracker.state(queryVersion) == .bootstrapping,
+                   sync.enableFlexibleSync, !RealmRegistry.shared.hasUsableAppInstance(path: path) {
+                    stream = try await database.perform { try $0.syncBeginBootstrapStream() }
+                    if stream != nil {
+                        manager.log(.debug, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: applying the "
+                            + "bootstrap of query version \(queryVersion) as it arrives")
+                    }
+                }
                 isBootstrapping = true
-                try await hold(changesets, text: text, unparsed: unparsed)
+                if let stream {
+                    try await streamBatch(stream, unparsed ? try Self.changesets(text) : changesets)
+                } else {
+                    try await hold(changesets, text: text, unparsed: unparsed)
+                }
             case .lastInBatch:
+                if let current = stream {
+                    if let previous = streamApply { try await previous.value }
+                    streamApply = nil
+                    let report = try await database.perform {
+                        try $0.syncFinishBootstrapStream(current, last: changesets, cursor: cursor, uploadAck: ack,
+                                                         queryVersion: queryVersion)
+                    }
+                    stream = nil
+                    isBootstrapping = false
+                    afterApply(report, HeldDownloads(), changesets, cursor: cursor, ack: ack,
+                               streamed: current.instructions)
+                    tracker.set(queryVersion, .awaitingMark)
+                    sendMark(.query(queryVersion))
+                    try await pump(conn)
+                    break
+                }
                 if let progress = reset, !progress.awaitsBootstrap {
                     // A partition-based reset holds every download until it has caught up (not sent by Outpost's
                     // server, which bootstraps only subscription sets): this one is held too.
@@ -611,6 +652,38 @@ actor SyncAgent {
         }
     }
 
+    /// Queues one batch of the bootstrap stream: the batch before it must be applied first, so the next one is
+    /// decoded while this one is applied, and at most two are in memory.
+    private func streamBatch(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) async throws {
+        if let previous = streamApply { try await previous.value }
+        let database = database
+        streamApply = Task { try await database.perform { $0.syncStreamBatch(stream, changesets) } }
+    }
+
+    /// Rolls back the bootstrap stream, if one is open.
+    private func cancelStream() async {
+        guard stream != nil else { return }
+        stream = nil
+        if let applying = streamApply { _ = try? await applying.value }
+        streamApply = nil
+        isBootstrapping = false
+        _ = try? await database.perform { $0.syncCancelBootstrapStream() }
+    }
+
+    /// Whether a message may arrive while a bootstrap stream is open: its next batch, or one that writes nothing.
+    private static func continuesStream(_ message: ServerMessage) -> Bool {
+        switch message {
+        case .download(_, _, _, _, _, .moreToCome, _), .download(_, _, _, _, _, .lastInBatch, _), .pong, .log: true
+        default: false
+        }
+    }
+
+    /// The changesets of a download message whose envelope alone was read (``storedBatchEnvelope(_:)``).
+    private static func changesets(_ text: String) throws -> [DownloadChangeset] {
+        guard case .download(_, _, _, _, _, _, let changesets) = try ServerMessage.decode(text) else { return [] }
+        return changesets
+    }
+
     /// Holds a download message back until the one that completes it: parsed in memory up to the limit, stored in the
     /// file beyond it (``HeldDownloads``).
     /// `unparsed`: the message's changesets were not read (they are in `text` only).
@@ -651,10 +724,18 @@ actor SyncAgent {
             try $0.syncApplyDownload(held, then: changesets, cursor: cursor, uploadAck: ack,
                                      bootstrappedQueryVersion: bootstrapped, rejections: rejected, finishesReset: finishesReset)
         }
+        afterApply(report, held, changesets, cursor: cursor, ack: ack)
+    }
+
+    /// After a download was applied: its log lines, the session's progress, and the waiters it answers.
+    /// `streamed`: the instructions a bootstrap stream applied before its last batch.
+    private func afterApply(_ report: RealmInstance.SyncDownloadReport, _ held: HeldDownloads,
+                            _ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, streamed: Int? = nil) {
         if held.stored > 0 { unreadableHeldDownloads = 0 }
         let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
         for p in report.problems { manager.log(.warn, "\(prefix) could not apply a downloaded change to \(p)") }
-        let heldNote = held.isEmpty ? "" : " after \(held.instructionCount) held instructions (\(held.stored) messages stored)"
+        let heldNote = streamed.map { " after \($0) instructions applied as they arrived" }
+            ?? (held.isEmpty ? "" : " after \(held.instructionCount) held instructions (\(held.stored) messages stored)")
         manager.log(.debug, "\(prefix) Received: DOWNLOAD(server versions \(changesets.first.map { "\($0.serverVersion)" } ?? "-")"
             + "…\(changesets.last.map { "\($0.serverVersion)" } ?? "-"), cursor \(cursor.serverVersion), upload ack \(ack), "
             + "\(changesets.count) changesets\(heldNote), own client versions \(changesets.filter { $0.originFileIdent == fileIdent }.map(\.originClientVersion)))")

@@ -1,0 +1,92 @@
+import Foundation
+import OutpostCore
+
+/// A bootstrap applied as its batches arrive, in one write transaction that stays open from its first batch to its
+/// last (docs/sync-client.md, "Streamed bootstraps").
+///
+/// Held downloads (``HeldDownloads``) wait for the last batch and then apply everything: the client decodes batches
+/// while the server sends, but stores nothing until the end. A stream stores each batch while the next one is on its
+/// way, so the work overlaps the transfer, and holds no batch in memory or in the file. It is used only where its
+/// open transaction keeps nobody waiting: a flexible-sync file that no Realm of this process has open (the first
+/// download of `Realm(configuration:downloadBeforeOpen:)`, or a session syncing a closed file), with no local change
+/// queued for upload. Readers see the bootstrap all at once, at the commit; a lost connection rolls it back.
+///
+/// Only touched inside `SyncDatabase.perform` (the sync worker's queue), one call at a time.
+final class BootstrapStream: @unchecked Sendable {
+    /// The objects of the tables that held objects before the bootstrap (what else they hold goes at the end).
+    var sweep: BootstrapSweep?
+    /// New rows of the tables that were empty, across batches.
+    var newRows = SyncNewRows(capacity: 1 << 12)
+    var report = RealmInstance.SyncDownloadReport()
+    /// Instructions applied so far, for the log.
+    var instructions = 0
+
+    init(sweep: BootstrapSweep) {
+        self.sweep = sweep
+    }
+}
+
+extension RealmInstance {
+    /// Opens the stream's write transaction, or returns nil (having written nothing) when the file has local changes
+    /// queued for upload: those need the held path, which applies the bootstrap underneath them.
+    func syncBeginBootstrapStream() throws -> BootstrapStream? {
+        try beginWrite()
+        do {
+            guard try SyncStore.queued(connection, after: 0, limit: 1).isEmpty else {
+                cancelWrite()
+                return nil
+            }
+            syncRecorder?.isApplyingDownload = true
+            return BootstrapStream(sweep: BootstrapSweep(tables: syncTablesHoldingObjects()))
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+    }
+
+    /// Applies one batch of the stream.
+    func syncStreamBatch(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) {
+        precondition(isInWriteTransaction, "A bootstrap stream's batch outside its write transaction")
+        let none = PendingLocalChanges([])
+        for changeset in changesets {
+            syncApply(changeset, pending: none, sweep: &stream.sweep, newRows: &stream.newRows, report: &stream.report)
+            stream.instructions += changeset.instructions.count
+        }
+    }
+
+    /// Applies the last batch, removes what the bootstrap does not hold, records the acknowledgement, the cursor and
+    /// the set's state (`awaitingMark`), and commits.
+    func syncFinishBootstrapStream(_ stream: BootstrapStream, last changesets: [DownloadChangeset],
+                                   cursor: DownloadCursor, uploadAck: Int64, queryVersion: Int64) throws -> SyncDownloadReport {
+        defer { syncRecorder?.isApplyingDownload = false }
+        do {
+            syncStreamBatch(stream, changesets)
+            if let sweep = stream.sweep {
+                for removed in syncSweep(sweep, keeping: PendingLocalChanges([])) {
+                    stream.report.kept.append("query version \(queryVersion): \(removed) removed (not in the bootstrap)")
+                }
+            }
+            try SyncStore.acknowledge(connection, through: uploadAck)
+            try SyncStore.setCursor(connection, cursor)
+            try connection.cached("UPDATE __outpost_sync_subscriptions SET state = 'awaitingMark' WHERE version = ?")
+                .run([.integer(queryVersion)])
+            try commitWrite()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        return stream.report
+    }
+
+    /// Rolls the stream back (the connection ended before its last batch, or a message that needs a write came).
+    func syncCancelBootstrapStream() {
+        syncRecorder?.isApplyingDownload = false
+        if isInWriteTransaction { cancelWrite() }
+    }
+}
+
+/// A message other than the bootstrap's next batch came while its stream was open: the stream was rolled back and
+/// the session connects again at once, to get the bootstrap again.
+struct BootstrapStreamInterrupted: Error, CustomStringConvertible {
+    var description: String { "the bootstrap was interrupted by another message; it is rolled back and asked for again" }
+}

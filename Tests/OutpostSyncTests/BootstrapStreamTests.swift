@@ -1,0 +1,138 @@
+import CSQLite
+import Foundation
+@testable import Outpost
+import OutpostCore
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// Streamed bootstraps (docs/sync-client.md, "Streamed bootstraps"): an open that downloads before it returns
+/// applies its bootstrap as the batches arrive, in one write transaction from the first batch to the last. Readers
+/// see none of it or all of it; a connection lost half-way rolls it back, and the next connection streams it again.
+@Suite(.timeLimit(.minutes(3))) struct BootstrapStreamTests {
+    /// 5,000 objects in three batches: the first open streams them (nothing is held, in memory or in the file), and
+    /// another connection to the file, reading all along, never sees a part of them.
+    @Test func aFirstOpenAppliesItsBootstrapAsItArrives() async throws {
+        try await withTestServer(configuration: .development(appId: "stream")) { server in
+            try await withClientApp(server) { app in
+                let reports = SyncReports()
+                reports.install(on: app)
+                app.syncManager.logLevel = .debug
+                let user = try await app.login(credentials: .anonymous)
+                let (writer, _) = try await openTwoDevices(user)
+                let expected = try await Self.upload(5_000, from: writer)
+
+                let path = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("stream.realm").path
+                let watcher = CountWatcher(path: path)
+                let reader = try await HeldDownloadsTests.openNewDevice(user, writer, "stream.realm", limit: 1)
+                let seen = await watcher.stop()
+                let items = reader.objects(ConvergenceItem.self)
+                #expect(items.count == expected.count)
+                for item in items { #expect(expected[item._id] == item.note) }
+                #expect(seen.isSubset(of: [0, 5_000]), "counts a reader saw during the open: \(seen.sorted())")
+                #expect(reports.lines.contains { $0.contains("5000 instructions applied as they arrived") },
+                        "\(reports.lines.filter { $0.contains("DOWNLOAD") })")
+                #expect(!reports.lines.contains { $0.contains("held instructions") })
+                #expect(try reader.instance.connection.scalar("SELECT count(*) FROM __outpost_sync_held") == .integer(0))
+                // The session's own connection is back to syncing each commit.
+                let synchronous = try await reader.syncSession!.agent!.database.perform {
+                    try $0.connection.scalar("PRAGMA synchronous")
+                }
+                #expect(synchronous == .integer(2))
+            }
+        }
+    }
+
+    /// The second of three batches arrives unreadable: the connection ends, the first batch (applied in the open
+    /// transaction) is rolled back, and the next connection streams the whole bootstrap again. The file ends with
+    /// every object once, and a reader never saw a part of them.
+    @Test func aStreamCutOffByALostConnectionIsRolledBackAndStreamedAgain() async throws {
+        try await TemporaryDirectory.with("stream-cut") { directory in
+            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+            try await storage.prepare()
+            let app = OutpostServer.AppConfiguration.development(appId: "stream-cut")
+            let settings = try SyncAppSettings(app: app)
+            let proxy = CorruptingSyncHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
+            try await withTestServer(configuration: app, storage: storage, handler: proxy) { server in
+                try await withClientApp(server) { clientApp in
+                    let reports = SyncReports()
+                    reports.install(on: clientApp)
+                    clientApp.syncManager.logLevel = .debug
+                    let user = try await clientApp.login(credentials: .anonymous)
+                    let (writer, other) = try await openTwoDevices(user)
+                    let expected = try await Self.upload(5_000, from: writer)
+                    // The other device has the objects before the proxy is armed: only the new device's bootstrap
+                    // mentions them from now on.
+                    let otherSession = other.syncSession!
+                    try await withDeadline(.seconds(60), "the other device's download") { try await otherSession.wait(for: .download) }
+                    // Bootstraps send objects in key order, 2,000 to a batch: the 3,000th is in the second batch.
+                    let inSecondBatch = expected.keys.sorted { $0.stringValue < $1.stringValue }[3_000]
+                    proxy.corrupt(downloadMentioning: inSecondBatch.stringValue)
+
+                    let path = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("cut.realm").path
+                    let watcher = CountWatcher(path: path)
+                    let reader = try await HeldDownloadsTests.openNewDevice(user, writer, "cut.realm", limit: 8 << 20)
+                    let seen = await watcher.stop()
+                    #expect(reader.objects(ConvergenceItem.self).count == expected.count)
+                    for item in reader.objects(ConvergenceItem.self) { #expect(expected[item._id] == item.note) }
+                    #expect(seen.isSubset(of: [0, 5_000]), "counts a reader saw during the open: \(seen.sorted())")
+                    #expect(reports.lines.contains { $0.contains("bad message from the server") })
+                    #expect(reports.lines.filter { $0.contains("applying the bootstrap of query version") }.count == 2,
+                            "\(reports.lines.filter { $0.contains("bootstrap") })")
+                }
+            }
+            try await storage.close()
+        }
+    }
+
+    /// `count` new objects committed on `writer` and uploaded; their notes by key.
+    static func upload(_ count: Int, from writer: Realm) async throws -> [ObjectId: String] {
+        var expected: [ObjectId: String] = [:]
+        try writer.write {
+            for n in 0..<count {
+                let item = ConvergenceItem()
+                item.note = "item \(n)"
+                item.count = n
+                expected[item._id] = item.note
+                writer.add(item)
+            }
+        }
+        let upload = writer.syncSession!
+        try await withDeadline(.seconds(60), "the upload") { try await upload.wait(for: .upload) }
+        return expected
+    }
+}
+
+/// Counts the `ConvergenceItem` rows of a file over and over on its own SQLite connection, from before the file
+/// exists until ``stop()``, and collects every count it saw.
+final class CountWatcher: Sendable {
+    private let running = KillTests.LockedValue(true)
+    private let task: Task<Set<Int>, Never>
+
+    init(path: String) {
+        let running = running
+        task = Task.detached {
+            var seen: Set<Int> = []
+            var db: OpaquePointer?
+            while running.withLock({ $0 }) {
+                if db == nil, FileManager.default.fileExists(atPath: path) {
+                    if sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) != SQLITE_OK { sqlite3_close(db); db = nil }
+                }
+                var stmt: OpaquePointer?
+                if let db, sqlite3_prepare_v2(db, "SELECT count(*) FROM ConvergenceItem", -1, &stmt, nil) == SQLITE_OK {
+                    if sqlite3_step(stmt) == SQLITE_ROW { seen.insert(Int(sqlite3_column_int64(stmt, 0))) }
+                }
+                sqlite3_finalize(stmt)
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            sqlite3_close(db)
+            return seen
+        }
+    }
+
+    /// Stops watching; the counts seen.
+    func stop() async -> Set<Int> {
+        running.withLock { $0 = false }
+        return await task.value
+    }
+}
