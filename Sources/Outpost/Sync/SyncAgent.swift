@@ -446,6 +446,7 @@ actor SyncAgent {
             if conn.isClosed { return }
             switch event {
             case .message(let text):
+                conn.budget.release(text.utf8.count)
                 // A bootstrap batch that will wait in the file is not parsed now: it is when it is applied.
                 if let (envelope, hasChangesets) = storedBatchEnvelope(text) {
                     try await handle(envelope, conn, text: text, unparsed: hasChangesets)

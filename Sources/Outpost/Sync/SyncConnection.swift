@@ -25,22 +25,31 @@ final class SyncConnection: Sendable {
     }
 
     let events: AsyncStream<Event>
+    /// Received text the session has not taken yet; the socket is not read while it is full (`InboundBudget`: a
+    /// session applying a large bootstrap as it arrives is slower than the server sends it).
+    let budget: InboundBudget
+    /// The default budget: 8 MiB, what a session keeps of a held bootstrap in memory (a larger message is let in
+    /// alone).
+    static let inboundBudgetBytes = 8 << 20
     private let eventsContinuation: AsyncStream<Event>.Continuation
     private let outgoing: AsyncStream<String>.Continuation
     private let task: Task<Void, Never>
     private let closed = Mutex(false)
 
     private init(events: AsyncStream<Event>, eventsContinuation: AsyncStream<Event>.Continuation,
-                 outgoing: AsyncStream<String>.Continuation, task: Task<Void, Never>) {
+                 outgoing: AsyncStream<String>.Continuation, task: Task<Void, Never>, budget: InboundBudget) {
         self.events = events
+        self.budget = budget
         self.eventsContinuation = eventsContinuation
         self.outgoing = outgoing
         self.task = task
     }
 
     /// Opens the WebSocket with the access token and waits until it is open (or fails).
-    static func connect(url: String, accessToken: String, timeout: Duration) async throws -> SyncConnection {
+    static func connect(url: String, accessToken: String, timeout: Duration,
+                        inboundBudget: Int = inboundBudgetBytes) async throws -> SyncConnection {
         let (events, eventsContinuation) = AsyncStream.makeStream(of: Event.self)
+        let budget = InboundBudget(limit: inboundBudget)
         let (outStream, outgoing) = AsyncStream.makeStream(of: String.self)
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(accessToken)"
@@ -57,7 +66,10 @@ final class SyncConnection: Sendable {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for try await message in inbound.messages(maxSize: maxFrame) {
-                                if case .text(let text) = message { eventsContinuation.yield(.message(text)) }
+                                if case .text(let text) = message {
+                                    await budget.acquire(text.utf8.count)
+                                    eventsContinuation.yield(.message(text))
+                                }
                             }
                         }
                         group.addTask {
@@ -77,10 +89,12 @@ final class SyncConnection: Sendable {
         }
         let failure = try await opened.wait(timeout: timeout)
         if let failure {
+            budget.close()
             task.cancel()
             throw ConnectError(url: url, underlying: failure, isTimeout: opened.timedOut)
         }
-        return SyncConnection(events: events, eventsContinuation: eventsContinuation, outgoing: outgoing, task: task)
+        return SyncConnection(events: events, eventsContinuation: eventsContinuation, outgoing: outgoing, task: task,
+                              budget: budget)
     }
 
     func send(_ message: ClientMessage) {
@@ -100,6 +114,7 @@ final class SyncConnection: Sendable {
     /// Closes the socket; the stream ends with `.closed`.
     func close() {
         closed.withLock { $0 = true }
+        budget.close()
         outgoing.finish()
         task.cancel()
     }

@@ -63,7 +63,7 @@ final class ServerSession: @unchecked Sendable {
     var canWrite = true
 
     init(id: Int64, engine: SyncEngine, user: AuthenticatedUser, writer: FrameWriter, logger: Logger,
-         inbound: InboundBudget = InboundBudget()) {
+         inbound: InboundBudget = InboundBudget(limit: SyncEngine.defaultInboundLimit)) {
         self.id = id
         self.inbound = inbound
         self.engine = engine

@@ -1,14 +1,15 @@
-import OutpostCore
 import Synchronization
 
-/// How many bytes of a connection's messages may wait in its sessions' queues: the connection loop takes a share
-/// before it queues a message and waits while the queues are full; a session gives the share back when it takes
-/// the message. While the loop waits it reads no more frames, so TCP holds the client back.
+/// How many bytes of a connection's received messages may wait for the side that handles them: the reader takes a
+/// share before it hands a message on and waits while the budget is full; the handler gives the share back when it
+/// takes the message. While the reader waits it reads no more frames, so TCP holds the other end back.
 ///
-/// Without it, a client that sent uploads faster than its session integrated them (a long offline queue, or a
-/// hostile client) grew the server's memory without bound: every message was read, parsed and queued at once.
-/// A message is always let in when nothing is queued, so one larger than the limit still goes through.
-final class InboundBudget: Sendable {
+/// On the server (its connection loop and sessions): without it, a client that sent uploads faster than its
+/// session integrated them (a long offline queue, or a hostile client) grew the server's memory without bound. On
+/// the client (`SyncConnection` and its session): a session applying a large bootstrap as it arrives, slower than
+/// the server sends it, let the unread batches pile up in memory. A message is always let in when nothing is
+/// queued, so one larger than the limit still goes through.
+public final class InboundBudget: Sendable {
 
     private struct Waiter {
         let bytes: Int
@@ -21,23 +22,23 @@ final class InboundBudget: Sendable {
         var isClosed = false
     }
 
-    let limit: Int
+    public let limit: Int
     private let state = Mutex(State())
     private let onChange: @Sendable (Int) -> Void
 
     /// - Parameter onChange: told how many bytes the queues gained (positive) or lost (negative), for metrics.
-    init(limit: Int = SyncEngine.defaultInboundLimit, onChange: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(limit: Int, onChange: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.limit = limit
         self.onChange = onChange
     }
 
     /// Bytes queued now.
-    var queuedBytes: Int { state.withLock { $0.queued } }
+    public var queuedBytes: Int { state.withLock { $0.queued } }
     /// Messages waiting for room. For tests.
-    var waiting: Int { state.withLock { $0.waiters.count } }
+    public var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Takes `bytes` for a message about to be queued, waiting until they fit (in arrival order).
-    func acquire(_ bytes: Int) async {
+    public func acquire(_ bytes: Int) async {
         let admitted = state.withLock { state in
             guard state.isClosed || (state.waiters.isEmpty && (state.queued == 0 || state.queued + bytes <= limit))
             else { return false }
@@ -64,7 +65,7 @@ final class InboundBudget: Sendable {
     }
 
     /// Gives back the bytes of messages a session took, and lets in the waiting messages that now fit.
-    func release(_ bytes: Int) {
+    public func release(_ bytes: Int) {
         guard bytes > 0 else { return }
         let admitted = state.withLock { state in
             state.queued -= bytes
@@ -75,7 +76,7 @@ final class InboundBudget: Sendable {
     }
 
     /// Lets every waiting and later message in: the sessions are ending and will not take their queues.
-    func close() {
+    public func close() {
         let admitted = state.withLock { state in
             state.isClosed = true
             return Self.admitWaiters(&state, limit: limit)
