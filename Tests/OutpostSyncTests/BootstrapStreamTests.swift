@@ -85,6 +85,55 @@ import Testing
         }
     }
 
+    /// A Realm of the file opened and written by the app while a stream is open does not wait for the rest of the
+    /// bootstrap: the stream gives way after its current batch (rolled back), the write commits, and the bootstrap
+    /// comes again, held this time. The server here pauses before each bootstrap batch, so the stream stays open.
+    @Test func aWriterOfTheFileDoesNotWaitForTheStream() async throws {
+        try await TemporaryDirectory.with("stream-yield") { directory in
+            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+            try await storage.prepare()
+            let app = OutpostServer.AppConfiguration.development(appId: "stream-yield")
+            let settings = try SyncAppSettings(app: app)
+            let slow = SlowBootstrapHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
+            try await withTestServer(configuration: app, storage: storage, handler: slow) { server in
+                try await withClientApp(server) { clientApp in
+                    let reports = SyncReports()
+                    reports.install(on: clientApp)
+                    clientApp.syncManager.logLevel = .debug
+                    let user = try await clientApp.login(credentials: .anonymous)
+                    let (writer, _) = try await openTwoDevices(user)
+                    let expected = try await Self.upload(5_000, from: writer)
+                    slow.pause = .milliseconds(300)
+
+                    let file = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("yield.realm")
+                    let opening = Task {
+                        try await HeldDownloadsTests.openNewDevice(user, writer, "yield.realm", limit: 8 << 20)
+                            .objects(ConvergenceItem.self).count
+                    }
+                    try await eventually("the stream opens") {
+                        reports.lines.contains { $0.contains("applying the bootstrap of query version") }
+                    }
+                    var config = user.flexibleSyncConfiguration()
+                    config.objectTypes = [ConvergenceItem.self]
+                    config.fileURL = file
+                    let local = ConvergenceItem()
+                    local.note = "written during the stream"
+                    try await Task.detached {
+                        let realm = try Realm(configuration: config)
+                        try realm.write { realm.add(local) }
+                    }.value
+                    slow.pause = .zero
+                    let count = try await opening.value
+                    #expect(count == expected.count + 1)
+                    #expect(reports.lines.contains { $0.contains("a Realm of the file waits to write") })
+                    #expect(reports.lines.contains { $0.contains("held instructions") },
+                            "\(reports.lines.filter { $0.contains("DOWNLOAD") })")
+                }
+            }
+            try await storage.close()
+        }
+    }
+
     /// `count` new objects committed on `writer` and uploaded; their notes by key.
     static func upload(_ count: Int, from writer: Realm) async throws -> [ObjectId: String] {
         var expected: [ObjectId: String] = [:]
@@ -134,5 +183,31 @@ final class CountWatcher: Sendable {
     func stop() async -> Set<Int> {
         running.withLock { $0 = false }
         return await task.value
+    }
+}
+
+/// Serves sync connections through a ``SyncEngine``, pausing `pause` before each bootstrap batch that more follow.
+final class SlowBootstrapHandler: SyncConnectionHandler {
+    private let engine: SyncEngine
+    private let pauseValue = KillTests.LockedValue(Duration.zero)
+    var pause: Duration {
+        get { pauseValue.withLock { $0 } }
+        set { pauseValue.withLock { $0 = newValue } }
+    }
+
+    init(_ engine: SyncEngine) { self.engine = engine }
+
+    func serve(_ connection: OutpostServer.SyncConnection) async {
+        let pauseValue = pauseValue
+        let send: @Sendable (String) async throws -> Void = { text in
+            let pause = pauseValue.withLock { $0 }
+            if pause > .zero, text.contains("\"download\""), text.contains("\"batch\":\"more\"") {
+                try await Task.sleep(for: pause)
+            }
+            try await connection.send(text)
+        }
+        await engine.serve(OutpostServer.SyncConnection(
+            user: connection.user, inbound: connection.inbound, send: send, close: connection.close,
+            remoteAddress: connection.remoteAddress))
     }
 }

@@ -258,6 +258,9 @@ final class RealmInstance {
         holdsWriteLock = true
     }
 
+    /// Whether another writer of this process waits for the write transaction this instance holds.
+    var othersWaitToWrite: Bool { holdsWriteLock && writeLock.hasWaiters }
+
     /// Lets the next writer of this file in, if this instance holds the process's write lock.
     func releaseWriteLock() {
         guard holdsWriteLock else { return }

@@ -22,6 +22,13 @@ final class WriteLock: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether a writer waits behind the one holding the lock.
+    var hasWaiters: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return nextTicket &- nowServing > 1
+    }
+
     /// Lets the next writer in.
     func unlock() {
         condition.lock()

@@ -44,9 +44,16 @@ extension RealmInstance {
         }
     }
 
-    /// Applies one batch of the stream.
-    func syncStreamBatch(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) {
-        precondition(isInWriteTransaction, "A bootstrap stream's batch outside its write transaction")
+    /// Applies one batch of the stream. Throws ``BootstrapStreamInterrupted`` (having applied it) when another writer
+    /// of this process waits for the file — a Realm the app opened meanwhile: the stream gives way rather than keep
+    /// it waiting for the rest of the bootstrap, and the session asks for the bootstrap again (held this time).
+    func syncStreamBatch(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) throws {
+        try syncStreamApply(stream, changesets)
+        if othersWaitToWrite { throw BootstrapStreamInterrupted(reason: "a Realm of the file waits to write") }
+    }
+
+    private func syncStreamApply(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) throws {
+        guard isInWriteTransaction else { throw BootstrapStreamInterrupted(reason: "its write transaction ended") }
         let none = PendingLocalChanges([])
         for changeset in changesets {
             syncApply(changeset, pending: none, sweep: &stream.sweep, newRows: &stream.newRows, report: &stream.report)
@@ -60,7 +67,7 @@ extension RealmInstance {
                                    cursor: DownloadCursor, uploadAck: Int64, queryVersion: Int64) throws -> SyncDownloadReport {
         defer { syncRecorder?.isApplyingDownload = false }
         do {
-            syncStreamBatch(stream, changesets)
+            try syncStreamApply(stream, changesets)
             if let sweep = stream.sweep {
                 for removed in syncSweep(sweep, keeping: PendingLocalChanges([])) {
                     stream.report.kept.append("query version \(queryVersion): \(removed) removed (not in the bootstrap)")
@@ -85,8 +92,9 @@ extension RealmInstance {
     }
 }
 
-/// A message other than the bootstrap's next batch came while its stream was open: the stream was rolled back and
-/// the session connects again at once, to get the bootstrap again.
+/// A bootstrap stream had to stop before its last batch — a message other than the next batch came, or a Realm of
+/// the file waits to write: it is rolled back, and the session connects again at once to get the bootstrap again.
 struct BootstrapStreamInterrupted: Error, CustomStringConvertible {
-    var description: String { "the bootstrap was interrupted by another message; it is rolled back and asked for again" }
+    let reason: String
+    var description: String { "the bootstrap applied as it arrives stopped (\(reason)); it is rolled back and asked for again" }
 }

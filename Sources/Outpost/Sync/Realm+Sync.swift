@@ -90,7 +90,12 @@ enum SyncOpenSupport {
         guard let sync = configuration.syncConfiguration else { return }
         try checkSchema(instance)
         instance.endRead()
-        try SyncStore.prepare(instance.connection)
+        if try !SyncStore.isPrepared(instance.connection) {
+            // Behind this process's other writers (a session applying a bootstrap as it arrives gives way to one).
+            instance.acquireWriteLock()
+            defer { instance.releaseWriteLock() }
+            try SyncStore.prepare(instance.connection)
+        }
         try instance.beginRead()
         instance.syncRecorder = SyncRecorder(isFlexible: sync.enableFlexibleSync,
                                              rejectsWritesOutsideSubscriptions: sync.rejectsWritesOutsideSubscriptions)

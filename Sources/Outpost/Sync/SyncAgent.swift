@@ -299,6 +299,9 @@ actor SyncAgent {
                 try await serveConnection()
             } catch is CancellationError {
                 break
+            } catch let error as BootstrapStreamInterrupted {
+                manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
+                skipBackoff = true
             } catch let error as HeldDownloadUnreadable {
                 // The server sent a batch that cannot be read (only its envelope was read on arrival): the whole
                 // bootstrap is rolled back. It will come again, so the backoff grows with each failure.
@@ -539,8 +542,7 @@ actor SyncAgent {
             // Anything but the bootstrap's next batch may need a write, and the stream's transaction is open: the
             // bootstrap is rolled back, and comes again on the next connection.
             await cancelStream()
-            skipBackoff = true
-            throw BootstrapStreamInterrupted()
+            throw BootstrapStreamInterrupted(reason: "another message came")
         }
         switch message {
         case .ident(_, let ident, let salt):
@@ -658,7 +660,7 @@ actor SyncAgent {
     private func streamBatch(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) async throws {
         if let previous = streamApply { try await previous.value }
         let database = database
-        streamApply = Task { try await database.perform { $0.syncStreamBatch(stream, changesets) } }
+        streamApply = Task { try await database.perform { try $0.syncStreamBatch(stream, changesets) } }
     }
 
     /// Rolls back the bootstrap stream, if one is open.

@@ -48,6 +48,17 @@ enum SyncStore {
         return out
     }
 
+    /// Whether the file has every sync table and `queuedBytes` already (then opening it writes nothing, and waits
+    /// for no writer).
+    static func isPrepared(_ connection: SQLiteConnection) throws -> Bool {
+        let tables = ["__outpost_sync_meta", "__outpost_sync_upload", "__outpost_sync_subscriptions",
+                      "__outpost_sync_rejections", "__outpost_sync_held"]
+        let present = try connection.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (\(tables.map { "'\($0)'" }.joined(separator: ", ")))")
+        guard present == .integer(Int64(tables.count)) else { return false }
+        return try connection.scalar("SELECT count(*) FROM __outpost_sync_meta WHERE key = 'queuedBytes'") == .integer(1)
+    }
+
     /// Creates the tables (idempotent). A file from before `queuedBytes` gets it from its queue.
     static func prepare(_ connection: SQLiteConnection) throws {
         try connection.execute("BEGIN IMMEDIATE; " + createTables + """
