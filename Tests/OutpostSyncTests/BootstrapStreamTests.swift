@@ -29,7 +29,7 @@ import Testing
                 let items = reader.objects(ConvergenceItem.self)
                 #expect(items.count == expected.count)
                 for item in items { #expect(expected[item._id] == item.note) }
-                #expect(seen.isSubset(of: [0, 5_000]), "counts a reader saw during the open: \(seen.sorted())")
+                #expect(seen.isSubset(of: [0, 5_000]) && seen.contains(0), "counts a reader saw during the open: \(seen.sorted())")
                 #expect(reports.lines.contains { $0.contains("5000 instructions applied as they arrived") },
                         "\(reports.lines.filter { $0.contains("DOWNLOAD") })")
                 #expect(!reports.lines.contains { $0.contains("held instructions") })
@@ -85,9 +85,9 @@ import Testing
         }
     }
 
-    /// A Realm of the file opened and written by the app while a stream is open does not wait for the rest of the
-    /// bootstrap: the stream gives way after its current batch (rolled back), the write commits, and the bootstrap
-    /// comes again, held this time. The server here pauses before each bootstrap batch, so the stream stays open.
+    /// A Realm of the file opened and written by the app while a stream is open waits neither for the rest of the
+    /// bootstrap nor for the next batch: the stream rolls back at once, the write commits, and the bootstrap comes
+    /// again, held this time. The server here pauses two seconds before each bootstrap batch.
     @Test func aWriterOfTheFileDoesNotWaitForTheStream() async throws {
         try await TemporaryDirectory.with("stream-yield") { directory in
             let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
@@ -103,7 +103,7 @@ import Testing
                     let user = try await clientApp.login(credentials: .anonymous)
                     let (writer, _) = try await openTwoDevices(user)
                     let expected = try await Self.upload(5_000, from: writer)
-                    slow.pause = .milliseconds(300)
+                    slow.pause = .seconds(2)
 
                     let file = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("yield.realm")
                     let opening = Task {
@@ -118,10 +118,13 @@ import Testing
                     config.fileURL = file
                     let local = ConvergenceItem()
                     local.note = "written during the stream"
+                    let started = ContinuousClock.now
                     try await Task.detached {
                         let realm = try Realm(configuration: config)
                         try realm.write { realm.add(local) }
                     }.value
+                    let waited = ContinuousClock.now - started
+                    #expect(waited < .milliseconds(1_500), "the write waited \(waited) (the next batch comes after 2 s)")
                     slow.pause = .zero
                     let count = try await opening.value
                     #expect(count == expected.count + 1)
@@ -186,7 +189,7 @@ final class CountWatcher: Sendable {
     }
 }
 
-/// Serves sync connections through a ``SyncEngine``, pausing `pause` before each bootstrap batch that more follow.
+/// Serves sync connections through a ``SyncEngine``, pausing `pause` before each bootstrap batch.
 final class SlowBootstrapHandler: SyncConnectionHandler {
     private let engine: SyncEngine
     private let pauseValue = KillTests.LockedValue(Duration.zero)
@@ -201,7 +204,8 @@ final class SlowBootstrapHandler: SyncConnectionHandler {
         let pauseValue = pauseValue
         let send: @Sendable (String) async throws -> Void = { text in
             let pause = pauseValue.withLock { $0 }
-            if pause > .zero, text.contains("\"download\""), text.contains("\"batch\":\"more\"") {
+            if pause > .zero, text.contains("\"download\""),
+               text.contains("\"batch\":\"more\"") || text.contains("\"batch\":\"last\"") {
                 try await Task.sleep(for: pause)
             }
             try await connection.send(text)

@@ -258,8 +258,11 @@ final class RealmInstance {
         holdsWriteLock = true
     }
 
-    /// Whether another writer of this process waits for the write transaction this instance holds.
-    var othersWaitToWrite: Bool { holdsWriteLock && writeLock.hasWaiters }
+    /// While this instance holds the write lock: `handler` runs once when another writer of the process has to
+    /// wait for it (nil clears it). Only for a holder that gives way (``BootstrapStream``).
+    func onWriteContention(_ handler: (@Sendable () -> Void)?) {
+        writeLock.setContentionHandler(handler)
+    }
 
     /// Lets the next writer of this file in, if this instance holds the process's write lock.
     func releaseWriteLock() {

@@ -12,21 +12,33 @@ final class WriteLock: @unchecked Sendable {
     private let condition = NSCondition()
     private var nextTicket: UInt64 = 0
     private var nowServing: UInt64 = 0
+    /// Called once, on a writer's thread and outside the lock, when that writer has to wait: set by a holder that
+    /// gives way to other writers (a bootstrap applied as it arrives, ``BootstrapStream``, rolls back).
+    private var onContention: (@Sendable () -> Void)?
 
     /// Waits for the writers that came earlier, then holds the lock.
     func lock() {
         condition.lock()
         let ticket = nextTicket
         nextTicket &+= 1
+        if ticket != nowServing, let handler = onContention {
+            onContention = nil
+            condition.unlock()
+            handler()
+            condition.lock()
+        }
         while ticket != nowServing { condition.wait() }
         condition.unlock()
     }
 
-    /// Whether a writer waits behind the one holding the lock.
-    var hasWaiters: Bool {
+    /// Sets (or clears) the holder's contention handler (see `onContention`); when a writer waits already, the
+    /// handler runs now instead.
+    func setContentionHandler(_ handler: (@Sendable () -> Void)?) {
         condition.lock()
-        defer { condition.unlock() }
-        return nextTicket &- nowServing > 1
+        let waiting = nextTicket &- nowServing > 1
+        onContention = waiting ? nil : handler
+        condition.unlock()
+        if waiting { handler?() }
     }
 
     /// Lets the next writer in.

@@ -29,7 +29,12 @@ final class BootstrapStream: @unchecked Sendable {
 extension RealmInstance {
     /// Opens the stream's write transaction, or returns nil (having written nothing) when the file has local changes
     /// queued for upload: those need the held path, which applies the bootstrap underneath them.
-    func syncBeginBootstrapStream() throws -> BootstrapStream? {
+    ///
+    /// - Parameter giveWay: runs (on the waiting writer's thread) when another writer of this process has to wait
+    ///   for the stream's transaction — a Realm the app opened meanwhile; it must roll the stream back on this
+    ///   instance's queue (``syncCancelBootstrapStream()``), so the writer waits for one batch at most, and never for
+    ///   the network or the cooperative thread pool.
+    func syncBeginBootstrapStream(giveWay: @escaping @Sendable () -> Void) throws -> BootstrapStream? {
         try beginWrite()
         do {
             guard try SyncStore.queued(connection, after: 0, limit: 1).isEmpty else {
@@ -37,6 +42,7 @@ extension RealmInstance {
                 return nil
             }
             syncRecorder?.isApplyingDownload = true
+            onWriteContention(giveWay)
             return BootstrapStream(sweep: BootstrapSweep(tables: syncTablesHoldingObjects()))
         } catch {
             if isInWriteTransaction { cancelWrite() }
@@ -44,16 +50,13 @@ extension RealmInstance {
         }
     }
 
-    /// Applies one batch of the stream. Throws ``BootstrapStreamInterrupted`` (having applied it) when another writer
-    /// of this process waits for the file — a Realm the app opened meanwhile: the stream gives way rather than keep
-    /// it waiting for the rest of the bootstrap, and the session asks for the bootstrap again (held this time).
+    /// Applies one batch of the stream. Throws ``BootstrapStreamInterrupted`` when the stream gave way to another
+    /// writer meanwhile (its transaction was rolled back): the session asks for the bootstrap again, and holds it then,
+    /// as the app now has the file open.
     func syncStreamBatch(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) throws {
-        try syncStreamApply(stream, changesets)
-        if othersWaitToWrite { throw BootstrapStreamInterrupted(reason: "a Realm of the file waits to write") }
-    }
-
-    private func syncStreamApply(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) throws {
-        guard isInWriteTransaction else { throw BootstrapStreamInterrupted(reason: "its write transaction ended") }
+        guard isInWriteTransaction, syncRecorder?.isApplyingDownload == true else {
+            throw BootstrapStreamInterrupted(reason: "a Realm of the file waits to write", givesWay: true)
+        }
         let none = PendingLocalChanges([])
         for changeset in changesets {
             syncApply(changeset, pending: none, sweep: &stream.sweep, newRows: &stream.newRows, report: &stream.report)
@@ -66,8 +69,9 @@ extension RealmInstance {
     func syncFinishBootstrapStream(_ stream: BootstrapStream, last changesets: [DownloadChangeset],
                                    cursor: DownloadCursor, uploadAck: Int64, queryVersion: Int64) throws -> SyncDownloadReport {
         defer { syncRecorder?.isApplyingDownload = false }
+        onWriteContention(nil)
         do {
-            try syncStreamApply(stream, changesets)
+            try syncStreamBatch(stream, changesets)
             if let sweep = stream.sweep {
                 for removed in syncSweep(sweep, keeping: PendingLocalChanges([])) {
                     stream.report.kept.append("query version \(queryVersion): \(removed) removed (not in the bootstrap)")
@@ -85,10 +89,13 @@ extension RealmInstance {
         return stream.report
     }
 
-    /// Rolls the stream back (the connection ended before its last batch, or a message that needs a write came).
+    /// Rolls the stream back (the connection ended before its last batch, a message that needs a write came, or
+    /// another writer waits). Does nothing when no stream is open.
     func syncCancelBootstrapStream() {
+        guard isInWriteTransaction, syncRecorder?.isApplyingDownload == true else { return }
+        onWriteContention(nil)
         syncRecorder?.isApplyingDownload = false
-        if isInWriteTransaction { cancelWrite() }
+        cancelWrite()
     }
 }
 
@@ -96,5 +103,7 @@ extension RealmInstance {
 /// the file waits to write: it is rolled back, and the session connects again at once to get the bootstrap again.
 struct BootstrapStreamInterrupted: Error, CustomStringConvertible {
     let reason: String
+    /// It gave way to a writer of the file: the session connects again at once (no backoff).
+    var givesWay = false
     var description: String { "the bootstrap applied as it arrives stopped (\(reason)); it is rolled back and asked for again" }
 }

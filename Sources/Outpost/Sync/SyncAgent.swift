@@ -301,7 +301,7 @@ actor SyncAgent {
                 break
             } catch let error as BootstrapStreamInterrupted {
                 manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
-                skipBackoff = true
+                if error.givesWay { skipBackoff = true }
             } catch let error as HeldDownloadUnreadable {
                 // The server sent a batch that cannot be read (only its envelope was read on arrival): the whole
                 // bootstrap is rolled back. It will come again, so the backoff grows with each failure.
@@ -470,7 +470,11 @@ actor SyncAgent {
                 // A ping every `pingKeepalivePeriod`; no pong within `pongKeepaliveTimeout` of it drops the connection.
                 let now = Date()
                 if let sent = unansweredPingSince {
-                    if now.timeIntervalSince(sent) * 1000 > Double(timeouts.pongKeepaliveTimeout) {
+                    if conn.budget.waiting > 0 {
+                        // The reader waits for this session to take what it read (a bootstrap applied as it
+                        // arrives): the pong is behind those messages, and the connection is alive.
+                        unansweredPingSince = now
+                    } else if now.timeIntervalSince(sent) * 1000 > Double(timeouts.pongKeepaliveTimeout) {
                         manager.log(.info, "Sync: Connection[\(connectionNumber)]: no pong from the server; reconnecting")
                         conn.close()
                     }
@@ -540,10 +544,16 @@ actor SyncAgent {
     private func handle(_ message: ServerMessage, _ conn: SyncConnection, text: String, unparsed: Bool = false) async throws {
         if stream != nil, !Self.continuesStream(message) {
             // Anything but the bootstrap's next batch may need a write, and the stream's transaction is open: the
-            // bootstrap is rolled back, and comes again on the next connection.
+            // bootstrap is rolled back, the message handled as usual, and the bootstrap comes again on the next
+            // connection (the rest of this one would be applied without its first batches).
             await cancelStream()
-            throw BootstrapStreamInterrupted(reason: "another message came")
+            try await handleMessage(message, conn, text: text, unparsed: unparsed)
+            throw BootstrapStreamInterrupted(reason: "another message came before its last batch")
         }
+        try await handleMessage(message, conn, text: text, unparsed: unparsed)
+    }
+
+    private func handleMessage(_ message: ServerMessage, _ conn: SyncConnection, text: String, unparsed: Bool) async throws {
         switch message {
         case .ident(_, let ident, let salt):
             failedAttempts = 0
@@ -564,9 +574,13 @@ actor SyncAgent {
                     default: break  // parts of a large changeset for a set bootstrapped already
                     }
                 }
-                if !isBootstrapping, reset == nil, held.isEmpty, tracker.state(queryVersion) == .bootstrapping,
-                   sync.enableFlexibleSync, !RealmRegistry.shared.hasUsableAppInstance(path: path) {
-                    stream = try await database.perform { try $0.syncBeginBootstrapStream() }
+                if !isBootstrapping, reset == nil, held.isEmpty, pendingCompensations.isEmpty,
+                   tracker.state(queryVersion) == .bootstrapping, sync.enableFlexibleSync,
+                   !RealmRegistry.shared.hasUsableAppInstance(path: path) {
+                    let database = database
+                    stream = try await database.perform {
+                        try $0.syncBeginBootstrapStream(giveWay: { database.cancelBootstrapStream() })
+                    }
                     if stream != nil {
                         manager.log(.debug, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: applying the "
                             + "bootstrap of query version \(queryVersion) as it arrives")
@@ -574,7 +588,12 @@ actor SyncAgent {
                 }
                 isBootstrapping = true
                 if let stream {
-                    try await streamBatch(stream, unparsed ? try Self.changesets(text) : changesets)
+                    // Unread only when it is larger than the held-download limit (the first batch).
+                    let batch: [DownloadChangeset]
+                    do { batch = unparsed ? try Self.changesets(text) : changesets } catch {
+                        throw HeldDownloadUnreadable(sequence: 0, reason: "\(error)")
+                    }
+                    try await streamBatch(stream, batch)
                 } else {
                     try await hold(changesets, text: text, unparsed: unparsed)
                 }
@@ -731,7 +750,7 @@ actor SyncAgent {
     }
 
     /// After a download was applied: its log lines, the session's progress, and the waiters it answers.
-    /// `streamed`: the instructions a bootstrap stream applied before its last batch.
+    /// `streamed`: the instructions a bootstrap stream applied, its last batch included.
     private func afterApply(_ report: RealmInstance.SyncDownloadReport, _ held: HeldDownloads,
                             _ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, streamed: Int? = nil) {
         if held.stored > 0 { unreadableHeldDownloads = 0 }

@@ -31,6 +31,12 @@ final class SyncDatabase: @unchecked Sendable {  // `instance` is only touched o
         }
     }
 
+    /// Rolls back the bootstrap stream open on the instance, if any, as soon as the queue is free (from any thread:
+    /// a writer about to wait for the stream's transaction, ``BootstrapStream``).
+    func cancelBootstrapStream() {
+        queue.async { self.instance?.syncCancelBootstrapStream() }
+    }
+
     /// Closes the instance (on the queue).
     func close() {
         queue.async { self.instance = nil }
