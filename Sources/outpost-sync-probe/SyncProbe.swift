@@ -22,7 +22,9 @@ import Outpost
 // the file open and syncing that long after the upload (printing `lingering` first), for a second process to share.
 // `--close-after-upload <s>` instead closes the Realm after the upload (printing `closed`) and stays alive that long,
 // so that its session stops after `--linger-time <ms>` (the app's `connectionLingerTime`) and a second process takes
-// the file over while this one runs. Exit status 0 on success, 1 (with the error on standard error) otherwise.
+// the file over while this one runs. `--mode bootstrap` only opens the file downloading first, printing `file <path>`,
+// `streaming` when its bootstrap starts being applied, and its `local` line once open (see `bootstrap`).
+// Exit status 0 on success, 1 (with the error on standard error) otherwise.
 
 /// The probe's object: a number, and a payload so uploads have some size.
 final class ProbeItem: Object {
@@ -37,7 +39,7 @@ struct ProbeArguments {
     var root = "./outpost-sync-probe"
     var count = 0
     var uploadTimeout = 120.0
-    /// `sync` (the default) or `events` (see EventProbe.swift).
+    /// `sync` (the default), `bootstrap` (`SyncProbe.bootstrap`) or `events` (see EventProbe.swift).
     var mode = "sync"
     /// Events mode: the shard size limit, a name that goes into every activity, metadata, and whether an error
     /// handler is set (`off` leaves it nil, so a fatal upload error aborts the process).
@@ -127,6 +129,9 @@ struct SyncProbe {
             subscriptions.append(QuerySubscription<ProbeItem>(name: "all"))
         })
         configuration.objectTypes = [ProbeItem.self]
+        if arguments.mode == "bootstrap" {
+            try await bootstrap(configuration, app: app)
+        }
         try await syncFile(configuration, arguments)
         if arguments.closeAfterUpload > 0 {
             // The Realm is closed (it was `syncFile`'s): the session stops after the linger time; this process stays.
@@ -182,6 +187,21 @@ struct SyncProbe {
         realm.refresh()
         say(localLine(realm))
         progress?.invalidate()
+    }
+
+    /// `--mode bootstrap`: opens the file downloading first (its bootstrap streamed, docs/sync-client.md), says
+    /// `file <path>` before, `streaming` when the bootstrap's first batch opens its transaction, and its `local` line
+    /// once open; then exits.
+    static func bootstrap(_ configuration: Realm.Configuration, app: App) async throws -> Never {
+        app.syncManager.logLevel = .debug
+        app.syncManager.logger = { _, line in
+            if line.contains("applying the bootstrap") { say("streaming") }
+            FileHandle.standardError.write(Data("\(line)\n".utf8))
+        }
+        say("file \(configuration.fileURL?.path ?? "?")")
+        let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
+        say(localLine(realm))
+        exit(0)
     }
 
     static func localLine(_ realm: Realm) -> String {

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Outpost
 import OutpostServer
@@ -62,6 +63,67 @@ final class NumberedItem: Object {
 
             try await server.terminate()
             try await Self.expectServerHoldsNumbers(0..<local.count, collection: "ProbeItem", dataDirectory: dataDirectory)
+        } catch {
+            _ = try? await server.terminate()
+            throw error
+        }
+    }
+
+    /// A client process is killed (SIGKILL) while it applies a bootstrap as it arrives (`BootstrapStream`): its file
+    /// holds none of it afterwards (the stream's transaction was never committed), and the next run downloads the
+    /// whole bootstrap again and holds every object once.
+    @Test func clientKilledWhileStreamingABootstrapKeepsNoneOfIt() async throws {
+        let directory = try Self.temporaryDirectory("stream-kill")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir",
+                                                                       directory.appendingPathComponent("server").path])
+        do {
+            let appId = OutpostServer.AppConfiguration.developmentAppId
+            // 20,000 objects on the server, uploaded by a client in this process.
+            let app = App(id: appId, configuration: AppConfiguration(
+                baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("writer")))
+            let user = try await app.login(credentials: .anonymous)
+            var config = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+                subscriptions.append(QuerySubscription<ProbeItem>(name: "all"))
+            })
+            config.objectTypes = [ProbeItem.self]
+            let writer = try await Realm(configuration: config)
+            for chunk in 0..<4 {
+                try writer.write {
+                    for n in chunk * 5_000..<(chunk + 1) * 5_000 {
+                        let item = ProbeItem()
+                        item.number = n
+                        item.payload = "item \(n)"
+                        writer.add(item)
+                    }
+                }
+            }
+            let session = try #require(writer.syncSession)
+            try await withDeadline(.seconds(120), "the upload") { try await session.wait(for: .upload) }
+
+            let root = directory.appendingPathComponent("probe")
+            let arguments = ["--server", server.baseURL, "--app", appId, "--root", root.path, "--mode", "bootstrap"]
+            let first = try SyncProbeProcess.launch(arguments: arguments)
+            try await first.waitUntil("the bootstrap is being applied") { $0.contains("streaming") }
+            await first.killAbruptly()
+            let path = try #require(first.lines.first { $0.hasPrefix("file ") }).dropFirst("file ".count)
+            var db: OpaquePointer?
+            #expect(sqlite3_open_v2(String(path), &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)
+            var stmt: OpaquePointer?
+            #expect(sqlite3_prepare_v2(db, "SELECT count(*) FROM ProbeItem", -1, &stmt, nil) == SQLITE_OK)
+            #expect(sqlite3_step(stmt) == SQLITE_ROW)
+            #expect(sqlite3_column_int64(stmt, 0) == 0, "objects of the killed bootstrap in the file")
+            sqlite3_finalize(stmt)
+            sqlite3_close(db)
+
+            let second = try SyncProbeProcess.launch(arguments: arguments)
+            let status = try await second.waitForExit()
+            #expect(status == 0, "the second run failed: \(second.standardError)")
+            #expect(second.lines.contains("streaming"))
+            #expect(second.localLines.last.map { $0.count == 20_000 && $0.max == 19_999 } == true,
+                    "the second run's file: \(second.lines.filter { $0.hasPrefix("local") })")
+            withExtendedLifetime(writer) {}
+            try await server.terminate()
         } catch {
             _ = try? await server.terminate()
             throw error
