@@ -34,8 +34,10 @@ extension RealmInstance {
 
     /// Inserts a row of plain column values (in the table's column order) through the insert buffer, or at once
     /// when no rowid can be reserved, and records it as inserted. Returns its row storage, or nil after recording
-    /// the error.
-    func bufferInsert(_ table: TableInfo, values: [SQLiteValue]) -> ManagedRow? {
+    /// the error (or when `makesRow` is false: a download's new rows have no object to back, and a later read
+    /// loads them).
+    @discardableResult
+    func bufferInsert(_ table: TableInfo, values: [SQLiteValue], makesRow: Bool = true) -> ManagedRow? {
         if pendingInserts.table != nil && pendingInserts.table !== table { flushPendingInserts() }
         let rowid: Int64
         if !isMigrating, let reserved = reserveRowid(table) {
@@ -53,11 +55,14 @@ extension RealmInstance {
             guard let inserted = insertNow(table, rowid: nil, values: values) else { return nil }
             rowid = inserted
         }
-        let row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)
-        table.rows.insertFresh(row)
         changes.insert(table.className, rowid)
         if let syncRecorder { syncRecorder.didInsert(table, rowid: rowid, values: values) }
         writeCounter &+= 1
+        var row: ManagedRow?
+        if makesRow {
+            row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)
+            table.rows.insertFresh(row!)
+        }
         if pendingInserts.rowids.count >= PendingInserts.batchSize { flushPendingInserts() }
         return row
     }

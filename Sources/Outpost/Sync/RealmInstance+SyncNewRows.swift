@@ -83,7 +83,7 @@ extension RealmInstance {
             values.append(column)
         }
         keys.created.insert(hash)
-        _ = bufferInsert(table, values: values)
+        bufferInsert(table, values: values, makesRow: false)
         return true
     }
 
