@@ -76,6 +76,9 @@ actor SyncAgent {
     private var stoppedByClose = false
     /// Bootstraps in a row that failed on a stored batch that could not be read (the backoff grows with them).
     private var unreadableHeldDownloads = 0
+    /// Connections in a row that ended because the session could not read or write its file (the backoff grows with
+    /// them; the first is reported to the error handler).
+    private var fileFailures = 0
 
     private static let counter = SyncCounter()
 
@@ -302,6 +305,10 @@ actor SyncAgent {
             } catch let error as BootstrapStreamInterrupted {
                 manager.log(.info, "Sync: Connection[\(connectionNumber)]: \(error)")
                 if error.givesWay { skipBackoff = true }
+            } catch let error as SQLiteError {
+                fileFailure("\(error)")
+            } catch let error as Realm.Error {
+                fileFailure(error.message)
             } catch let error as HeldDownloadUnreadable {
                 // The server sent a batch that cannot be read (only its envelope was read on arrival): the whole
                 // bootstrap is rolled back. It will come again, so the backoff grows with each failure.
@@ -754,6 +761,7 @@ actor SyncAgent {
     private func afterApply(_ report: RealmInstance.SyncDownloadReport, _ held: HeldDownloads,
                             _ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, streamed: Int? = nil) {
         if held.stored > 0 { unreadableHeldDownloads = 0 }
+        fileFailures = 0
         let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
         for p in report.problems { manager.log(.warn, "\(prefix) could not apply a downloaded change to \(p)") }
         let heldNote = streamed.map { " after \($0) instructions applied as they arrived" }
@@ -959,6 +967,19 @@ actor SyncAgent {
         await withCheckedContinuation { continuation in
             let result = UncheckedSendable(continuation)
             manager.callbackQueue.async { result.value.resume(returning: UncheckedSendable(body()).value) }
+        }
+    }
+
+    /// The session could not read or write its file (a full disk, a file made read-only, a failed write): logged as
+    /// an error, reported to the error handler as `.clientInternalError` the first time in a row (not at every
+    /// retry), and the session connects again after a backoff that grows with each such failure. Nothing is lost:
+    /// the transaction rolled back, and the server sends the download again.
+    private func fileFailure(_ description: String) {
+        manager.log(.error, "Sync: Session[\(sessionNumber)]: could not read or write \(path): \(description)")
+        fileFailures += 1
+        failedAttempts = max(failedAttempts, fileFailures)
+        if fileFailures == 1 {
+            report(SyncError(.clientInternalError, "The sync session could not read or write its file: \(description)"))
         }
     }
 
