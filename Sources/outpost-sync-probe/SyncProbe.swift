@@ -23,7 +23,9 @@ import Outpost
 // `--close-after-upload <s>` instead closes the Realm after the upload (printing `closed`) and stays alive that long,
 // so that its session stops after `--linger-time <ms>` (the app's `connectionLingerTime`) and a second process takes
 // the file over while this one runs. `--mode bootstrap` only opens the file downloading first, printing `file <path>`,
-// `streaming` when its bootstrap starts being applied, and its `local` line once open (see `bootstrap`).
+// `streaming` when its bootstrap starts being applied, and its `local` line once open (see `bootstrap`); with
+// `--kill-while-streaming on` it kills itself (SIGKILL, printing `killing`) once a batch of it is written, before
+// the commit.
 // Exit status 0 on success, 1 (with the error on standard error) otherwise.
 
 /// The probe's object: a number, and a payload so uploads have some size.
@@ -41,6 +43,8 @@ struct ProbeArguments {
     var uploadTimeout = 120.0
     /// `sync` (the default), `bootstrap` (`SyncProbe.bootstrap`) or `events` (see EventProbe.swift).
     var mode = "sync"
+    /// Bootstrap mode: kill the process (SIGKILL) once a streamed bootstrap has applied a batch, before it commits.
+    var killWhileStreaming = false
     /// Events mode: the shard size limit, a name that goes into every activity, metadata, and whether an error
     /// handler is set (`off` leaves it nil, so a fatal upload error aborts the process).
     var shardSize = 256 * 1024 * 1024
@@ -74,6 +78,7 @@ struct ProbeArguments {
             case "--error-handler": errorHandler = value != "off"
             case "--linger": linger = try Self.number(value, flag)
             case "--close-after-upload": closeAfterUpload = try Self.number(value, flag)
+            case "--kill-while-streaming": killWhileStreaming = value != "off"
             case "--linger-time": lingerTime = try Self.number(value, flag)
             default: throw ProbeError("unknown option \(flag)")
             }
@@ -130,7 +135,7 @@ struct SyncProbe {
         })
         configuration.objectTypes = [ProbeItem.self]
         if arguments.mode == "bootstrap" {
-            try await bootstrap(configuration, app: app)
+            try await bootstrap(configuration, app: app, killWhileStreaming: arguments.killWhileStreaming)
         }
         try await syncFile(configuration, arguments)
         if arguments.closeAfterUpload > 0 {
@@ -192,10 +197,15 @@ struct SyncProbe {
     /// `--mode bootstrap`: opens the file downloading first (its bootstrap streamed, docs/sync-client.md), says
     /// `file <path>` before, `streaming` when the bootstrap's first batch opens its transaction, and its `local` line
     /// once open; then exits.
-    static func bootstrap(_ configuration: Realm.Configuration, app: App) async throws -> Never {
-        app.syncManager.logLevel = .debug
+    static func bootstrap(_ configuration: Realm.Configuration, app: App, killWhileStreaming: Bool) async throws -> Never {
+        app.syncManager.logLevel = .trace
         app.syncManager.logger = { _, line in
             if line.contains("applying the bootstrap") { say("streaming") }
+            // After a batch is written and before the stream commits: SIGKILL, as a crash would stop it.
+            if killWhileStreaming, line.contains("of the bootstrap applied so far") {
+                say("killing")
+                kill(getpid(), SIGKILL)
+            }
             FileHandle.standardError.write(Data("\(line)\n".utf8))
         }
         say("file \(configuration.fileURL?.path ?? "?")")

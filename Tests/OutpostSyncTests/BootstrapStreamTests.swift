@@ -137,6 +137,44 @@ import Testing
         }
     }
 
+    /// A message that is not the bootstrap's next batch — here a `tryAgain` error the server sends right after the
+    /// first batch — rolls the stream back and is then handled as usual (the session logs it and connects again);
+    /// the bootstrap comes again on the next connection and the file never holds a part of it.
+    @Test func anotherMessageRollsTheStreamBackAndIsHandled() async throws {
+        try await TemporaryDirectory.with("stream-error") { directory in
+            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+            try await storage.prepare()
+            let app = OutpostServer.AppConfiguration.development(appId: "stream-error")
+            let settings = try SyncAppSettings(app: app)
+            let injecting = SlowBootstrapHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
+            try await withTestServer(configuration: app, storage: storage, handler: injecting) { server in
+                try await withClientApp(server) { clientApp in
+                    let reports = SyncReports()
+                    reports.install(on: clientApp)
+                    clientApp.syncManager.logLevel = .debug
+                    let user = try await clientApp.login(credentials: .anonymous)
+                    let (writer, _) = try await openTwoDevices(user)
+                    let expected = try await Self.upload(5_000, from: writer)
+                    injecting.errorAfterFirstBatch = ServerMessage.error(SyncErrorInfo(
+                        session: 1, code: .otherSessionError, message: "the server restarts", tryAgain: true,
+                        action: .transient)).text
+
+                    let path = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("error.realm").path
+                    let watcher = CountWatcher(path: path)
+                    let reader = try await HeldDownloadsTests.openNewDevice(user, writer, "error.realm", limit: 8 << 20)
+                    let seen = await watcher.stop()
+                    #expect(reader.objects(ConvergenceItem.self).count == expected.count)
+                    #expect(seen.isSubset(of: [0, 5_000]), "counts a reader saw during the open: \(seen.sorted())")
+                    #expect(reports.lines.contains { $0.contains("another message came before its last batch") })
+                    #expect(reports.lines.contains { $0.contains("the server restarts") },
+                            "the error is handled: \(reports.lines.filter { $0.contains("ERROR") })")
+                    #expect(reports.lines.filter { $0.contains("applying the bootstrap of query version") }.count == 2)
+                }
+            }
+            try await storage.close()
+        }
+    }
+
     /// `count` new objects committed on `writer` and uploaded; their notes by key.
     static func upload(_ count: Int, from writer: Realm) async throws -> [ObjectId: String] {
         var expected: [ObjectId: String] = [:]
@@ -189,26 +227,38 @@ final class CountWatcher: Sendable {
     }
 }
 
-/// Serves sync connections through a ``SyncEngine``, pausing `pause` before each bootstrap batch.
+/// Serves sync connections through a ``SyncEngine``, pausing `pause` before each bootstrap batch; and, when
+/// `errorAfterFirstBatch` is set, sending that message once right after the next bootstrap's first batch.
 final class SlowBootstrapHandler: SyncConnectionHandler {
     private let engine: SyncEngine
     private let pauseValue = KillTests.LockedValue(Duration.zero)
+    private let injected = KillTests.LockedValue<String?>(nil)
     var pause: Duration {
         get { pauseValue.withLock { $0 } }
         set { pauseValue.withLock { $0 = newValue } }
+    }
+    var errorAfterFirstBatch: String? {
+        get { injected.withLock { $0 } }
+        set { injected.withLock { $0 = newValue } }
     }
 
     init(_ engine: SyncEngine) { self.engine = engine }
 
     func serve(_ connection: OutpostServer.SyncConnection) async {
         let pauseValue = pauseValue
+        let injected = injected
         let send: @Sendable (String) async throws -> Void = { text in
             let pause = pauseValue.withLock { $0 }
-            if pause > .zero, text.contains("\"download\""),
-               text.contains("\"batch\":\"more\"") || text.contains("\"batch\":\"last\"") {
-                try await Task.sleep(for: pause)
-            }
+            let isBatch = text.contains("\"download\"")
+                && (text.contains("\"batch\":\"more\"") || text.contains("\"batch\":\"last\""))
+            if pause > .zero, isBatch { try await Task.sleep(for: pause) }
             try await connection.send(text)
+            if isBatch, text.contains("\"batch\":\"more\""), let error = injected.withLock({ value in
+                defer { value = nil }
+                return value
+            }) {
+                try await connection.send(error)
+            }
         }
         await engine.serve(OutpostServer.SyncConnection(
             user: connection.user, inbound: connection.inbound, send: send, close: connection.close,

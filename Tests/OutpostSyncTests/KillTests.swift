@@ -69,8 +69,9 @@ final class NumberedItem: Object {
         }
     }
 
-    /// A client process is killed (SIGKILL) while it applies a bootstrap as it arrives (`BootstrapStream`): its file
-    /// holds none of it afterwards (the stream's transaction was never committed), and the next run downloads the
+    /// A client process is killed (SIGKILL) while it applies a bootstrap as it arrives (`BootstrapStream`): the probe
+    /// kills itself once the stream has written a batch and before it commits (so the kill does not depend on how
+    /// fast this process notices). Its file holds none of the bootstrap afterwards, and the next run downloads the
     /// whole bootstrap again and holds every object once.
     @Test func clientKilledWhileStreamingABootstrapKeepsNoneOfIt() async throws {
         let directory = try Self.temporaryDirectory("stream-kill")
@@ -103,9 +104,10 @@ final class NumberedItem: Object {
 
             let root = directory.appendingPathComponent("probe")
             let arguments = ["--server", server.baseURL, "--app", appId, "--root", root.path, "--mode", "bootstrap"]
-            let first = try SyncProbeProcess.launch(arguments: arguments)
-            try await first.waitUntil("the bootstrap is being applied") { $0.contains("streaming") }
-            await first.killAbruptly()
+            let first = try SyncProbeProcess.launch(arguments: arguments + ["--kill-while-streaming", "on"])
+            _ = try await first.waitForExit()
+            #expect(first.terminatedBySignal && first.lines.contains("streaming") && first.lines.contains("killing"),
+                    "the first run: \(first.lines), \(first.standardError.suffix(2_000))")
             let path = try #require(first.lines.first { $0.hasPrefix("file ") }).dropFirst("file ".count)
             var db: OpaquePointer?
             #expect(sqlite3_open_v2(String(path), &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)

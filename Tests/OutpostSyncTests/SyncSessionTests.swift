@@ -327,7 +327,9 @@ final class Cat: Object {
                 // not once in a full local run).
                 baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(pingKeepalivePeriod: 3_000, pongKeepaliveTimeout: 2_000),
                 rootDirectory: root))
-            app.syncManager.logLevel = .warn
+            let log = KillTests.LockedValue<[String]>([])
+            app.syncManager.logLevel = .debug
+            app.syncManager.logger = { _, line in log.withLock { $0.append("\(Date().timeIntervalSince1970) \(line)") } }
             let user = try await app.login(credentials: .anonymous)
             let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
             let session = try #require(realm.syncSession)
@@ -337,7 +339,7 @@ final class Cat: Object {
                 if let state = change.newValue { seen.append(state) }
             }
             try await Task.sleep(for: .seconds(7))  // two pings at least
-            #expect(seen.values.isEmpty, "the connection dropped: \(seen.values)")
+            #expect(seen.values.isEmpty, "the connection dropped: \(seen.values)\n\(log.withLock { $0 }.suffix(30).joined(separator: "\n"))")
             token.invalidate()
             withExtendedLifetime(realm) {}  // an open Realm keeps the session (it stops after the linger time without one)
             try await user.logOut()

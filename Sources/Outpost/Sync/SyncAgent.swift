@@ -32,6 +32,9 @@ actor SyncAgent {
     /// The bootstrap being applied as it arrives (``BootstrapStream``), and its batch being applied.
     private var stream: BootstrapStream?
     private var streamApply: Task<Void, Error>?
+    /// Instructions of the stream's batches: applied, and queued behind them (for the trace).
+    private var streamApplied = 0
+    private var streamQueued = 0
     private var markRequests: [Int64: MarkPurpose] = [:]
     private var nextRequestId: Int64 = 1
     private var pendingCompensations: [SyncErrorInfo] = []
@@ -684,7 +687,15 @@ actor SyncAgent {
     /// Queues one batch of the bootstrap stream: the batch before it must be applied first, so the next one is
     /// decoded while this one is applied, and at most two are in memory.
     private func streamBatch(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) async throws {
-        if let previous = streamApply { try await previous.value }
+        if let previous = streamApply {
+            try await previous.value
+            streamApplied += streamQueued
+            manager.log(.trace, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: \(streamApplied) "
+                + "instructions of the bootstrap applied so far (not committed)")
+        } else {
+            streamApplied = 0
+        }
+        streamQueued = changesets.reduce(0) { $0 + $1.instructions.count }
         let database = database
         streamApply = Task { try await database.perform { try $0.syncStreamBatch(stream, changesets) } }
     }
