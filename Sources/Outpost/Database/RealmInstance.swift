@@ -27,6 +27,8 @@ final class RealmInstance {
     /// The instance is an open that waits for the server before it returns (`downloadBeforeOpen`, `asyncOpen`):
     /// nobody can use it yet, so the session may hold a write transaction open meanwhile (``BootstrapStream``).
     let awaitsDownload = Atomic<Bool>(false)
+    /// The bootstrap stream whose write transaction is open on this instance (the sync session's own), if any.
+    var bootstrapStream: ObjectIdentifier?
     /// Changes of the current write transaction.
     var changes = ChangeSet()
     /// The first invalid operation of the current write transaction; the commit throws it.

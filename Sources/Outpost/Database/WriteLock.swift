@@ -41,9 +41,17 @@ final class WriteLock: @unchecked Sendable {
         if waiting { handler?() }
     }
 
-    /// Lets the next writer in.
+    /// Writers waiting behind the holder. For tests.
+    var waitingWriters: UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return nextTicket &- nowServing &- 1
+    }
+
+    /// Lets the next writer in (the holder's contention handler ends with it).
     func unlock() {
         condition.lock()
+        onContention = nil
         nowServing &+= 1
         condition.broadcast()
         condition.unlock()

@@ -31,10 +31,10 @@ extension RealmInstance {
     /// queued for upload: those need the held path, which applies the bootstrap underneath them.
     ///
     /// - Parameter giveWay: runs (on the waiting writer's thread) when another writer of this process has to wait
-    ///   for the stream's transaction — a Realm the app opened meanwhile; it must roll the stream back on this
-    ///   instance's queue (``syncCancelBootstrapStream()``), so the writer waits for one batch at most, and never for
-    ///   the network or the cooperative thread pool.
-    func syncBeginBootstrapStream(giveWay: @escaping @Sendable () -> Void) throws -> BootstrapStream? {
+    ///   for the stream's transaction — a Realm the app opened meanwhile — with the stream's identity; it must roll
+    ///   that stream back on this instance's queue (``syncCancelBootstrapStream(_:)``), so the writer waits for one
+    ///   batch at most, and never for the network or the cooperative thread pool.
+    func syncBeginBootstrapStream(giveWay: @escaping @Sendable (ObjectIdentifier) -> Void) throws -> BootstrapStream? {
         try beginWrite()
         do {
             guard try SyncStore.queued(connection, after: 0, limit: 1).isEmpty else {
@@ -42,8 +42,11 @@ extension RealmInstance {
                 return nil
             }
             syncRecorder?.isApplyingDownload = true
-            onWriteContention(giveWay)
-            return BootstrapStream(sweep: BootstrapSweep(tables: syncTablesHoldingObjects()))
+            let stream = BootstrapStream(sweep: BootstrapSweep(tables: syncTablesHoldingObjects()))
+            let id = ObjectIdentifier(stream)
+            bootstrapStream = id
+            onWriteContention { giveWay(id) }
+            return stream
         } catch {
             if isInWriteTransaction { cancelWrite() }
             throw error
@@ -54,7 +57,7 @@ extension RealmInstance {
     /// writer meanwhile (its transaction was rolled back): the session asks for the bootstrap again, and holds it then,
     /// as the app now has the file open.
     func syncStreamBatch(_ stream: BootstrapStream, _ changesets: [DownloadChangeset]) throws {
-        guard isInWriteTransaction, syncRecorder?.isApplyingDownload == true else {
+        guard isInWriteTransaction, bootstrapStream == ObjectIdentifier(stream) else {
             throw BootstrapStreamInterrupted(reason: "a Realm of the file waits to write", givesWay: true)
         }
         let none = PendingLocalChanges([])
@@ -68,7 +71,10 @@ extension RealmInstance {
     /// the set's state (`awaitingMark`), and commits.
     func syncFinishBootstrapStream(_ stream: BootstrapStream, last changesets: [DownloadChangeset],
                                    cursor: DownloadCursor, uploadAck: Int64, queryVersion: Int64) throws -> SyncDownloadReport {
-        defer { syncRecorder?.isApplyingDownload = false }
+        defer {
+            syncRecorder?.isApplyingDownload = false
+            bootstrapStream = nil
+        }
         onWriteContention(nil)
         do {
             try syncStreamBatch(stream, changesets)
@@ -90,12 +96,14 @@ extension RealmInstance {
     }
 
     /// Rolls the stream back (the connection ended before its last batch, a message that needs a write came, or
-    /// another writer waits). Does nothing when no stream is open.
-    func syncCancelBootstrapStream() {
-        guard isInWriteTransaction, syncRecorder?.isApplyingDownload == true else { return }
+    /// another writer waits): the stream `id`, or whichever is open when nil. Does nothing when it is not open (a
+    /// late call for a stream that ended).
+    func syncCancelBootstrapStream(_ id: ObjectIdentifier? = nil) {
+        guard let open = bootstrapStream, id == nil || id == open else { return }
+        bootstrapStream = nil
         onWriteContention(nil)
         syncRecorder?.isApplyingDownload = false
-        cancelWrite()
+        if isInWriteTransaction { cancelWrite() }
     }
 }
 

@@ -80,8 +80,9 @@ actor SyncAgent {
     /// Bootstraps in a row that failed on a stored batch that could not be read (the backoff grows with them).
     private var unreadableHeldDownloads = 0
     /// Connections in a row that ended because the session could not read or write its file (the backoff grows with
-    /// them; the first is reported to the error handler).
+    /// them; the first is reported to the error handler), and when the last one did.
     private var fileFailures = 0
+    private var lastFileFailure: Date?
 
     private static let counter = SyncCounter()
 
@@ -589,7 +590,7 @@ actor SyncAgent {
                    !RealmRegistry.shared.hasUsableAppInstance(path: path) {
                     let database = database
                     stream = try await database.perform {
-                        try $0.syncBeginBootstrapStream(giveWay: { database.cancelBootstrapStream() })
+                        try $0.syncBeginBootstrapStream(giveWay: { database.cancelBootstrapStream($0) })
                     }
                     if stream != nil {
                         manager.log(.debug, "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]: applying the "
@@ -771,8 +772,7 @@ actor SyncAgent {
     /// `streamed`: the instructions a bootstrap stream applied, its last batch included.
     private func afterApply(_ report: RealmInstance.SyncDownloadReport, _ held: HeldDownloads,
                             _ changesets: [DownloadChangeset], cursor: DownloadCursor, ack: Int64, streamed: Int? = nil) {
-        if held.stored > 0 { unreadableHeldDownloads = 0 }
-        fileFailures = 0
+        if held.stored > 0 || streamed != nil { unreadableHeldDownloads = 0 }
         let prefix = "Sync: Connection[\(connectionNumber)]: Session[\(sessionNumber)]:"
         for p in report.problems { manager.log(.warn, "\(prefix) could not apply a downloaded change to \(p)") }
         let heldNote = streamed.map { " after \($0) instructions applied as they arrived" }
@@ -983,10 +983,14 @@ actor SyncAgent {
 
     /// The session could not read or write its file (a full disk, a file made read-only, a failed write): logged as
     /// an error, reported to the error handler as `.clientInternalError` the first time in a row (not at every
-    /// retry), and the session connects again after a backoff that grows with each such failure. Nothing is lost:
-    /// the transaction rolled back, and the server sends the download again.
+    /// retry), and the session connects again after a backoff that grows with each such failure. A failure ten
+    /// minutes or more after the one before starts a new row (the backoff tops out at five minutes, so a row that
+    /// goes on stays one). Nothing is lost: the transaction rolled back, and the server sends the download again.
     private func fileFailure(_ description: String) {
         manager.log(.error, "Sync: Session[\(sessionNumber)]: could not read or write \(path): \(description)")
+        let now = Date()
+        if let last = lastFileFailure, now.timeIntervalSince(last) >= 600 { fileFailures = 0 }
+        lastFileFailure = now
         fileFailures += 1
         failedAttempts = max(failedAttempts, fileFailures)
         if fileFailures == 1 {

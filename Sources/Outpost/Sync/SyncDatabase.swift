@@ -31,10 +31,10 @@ final class SyncDatabase: @unchecked Sendable {  // `instance` is only touched o
         }
     }
 
-    /// Rolls back the bootstrap stream open on the instance, if any, as soon as the queue is free (from any thread:
-    /// a writer about to wait for the stream's transaction, ``BootstrapStream``).
-    func cancelBootstrapStream() {
-        queue.async { self.instance?.syncCancelBootstrapStream() }
+    /// Rolls back the bootstrap stream `id` if it is still open on the instance, as soon as the queue is free (from
+    /// any thread: a writer about to wait for the stream's transaction, ``BootstrapStream``).
+    func cancelBootstrapStream(_ id: ObjectIdentifier) {
+        queue.async { self.instance?.syncCancelBootstrapStream(id) }
     }
 
     /// Closes the instance (on the queue).

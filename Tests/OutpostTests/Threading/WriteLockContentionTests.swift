@@ -30,7 +30,9 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         Thread { entered.signal(); lock.lock(); lock.unlock(); done.signal() }.start()
         entered.wait()
-        try await Task.sleep(for: .milliseconds(50))  // the writer is waiting now
+        let deadline = ContinuousClock.now + .seconds(30)
+        while lock.waitingWriters < 1 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(lock.waitingWriters == 1, "the writer did not start waiting")
         let called = Mutex(false)
         lock.setContentionHandler { called.withLock { $0 = true } }
         #expect(called.withLock { $0 })
