@@ -20,7 +20,7 @@ import Testing
                 app.syncManager.logLevel = .debug
                 let user = try await app.login(credentials: .anonymous)
                 let (writer, _) = try await openTwoDevices(user)
-                let expected = try await Self.upload(5_000, from: writer)
+                let expected = try await uploadItems(5_000, from: writer)
 
                 let path = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("stream.realm").path
                 let watcher = CountWatcher(path: path)
@@ -47,41 +47,25 @@ import Testing
     /// transaction) is rolled back, and the next connection streams the whole bootstrap again. The file ends with
     /// every object once, and a reader never saw a part of them.
     @Test func aStreamCutOffByALostConnectionIsRolledBackAndStreamedAgain() async throws {
-        try await TemporaryDirectory.with("stream-cut") { directory in
-            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
-            try await storage.prepare()
-            let app = OutpostServer.AppConfiguration.development(appId: "stream-cut")
-            let settings = try SyncAppSettings(app: app)
-            let proxy = CorruptingSyncHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
-            try await withTestServer(configuration: app, storage: storage, handler: proxy) { server in
-                try await withClientApp(server) { clientApp in
-                    let reports = SyncReports()
-                    reports.install(on: clientApp)
-                    clientApp.syncManager.logLevel = .debug
-                    let user = try await clientApp.login(credentials: .anonymous)
-                    let (writer, other) = try await openTwoDevices(user)
-                    let expected = try await Self.upload(5_000, from: writer)
-                    // The other device has the objects before the proxy is armed: only the new device's bootstrap
-                    // mentions them from now on.
-                    let otherSession = other.syncSession!
-                    try await withDeadline(.seconds(60), "the other device's download") { try await otherSession.wait(for: .download) }
-                    // Bootstraps send objects in key order, 2,000 to a batch: the 3,000th is in the second batch.
-                    let inSecondBatch = expected.keys.sorted { $0.stringValue < $1.stringValue }[3_000]
-                    proxy.corrupt(downloadMentioning: inSecondBatch.stringValue)
+        try await Self.withServerThrough("stream-cut", CorruptingSyncHandler.init) { proxy, reports, user, writer, other, expected in
+            // The other device has the objects before the proxy is armed: only the new device's bootstrap
+            // mentions them from now on.
+            let otherSession = other.syncSession!
+            try await withDeadline(.seconds(60), "the other device's download") { try await otherSession.wait(for: .download) }
+            // Bootstraps send objects in key order, 2,000 to a batch: the 3,000th is in the second batch.
+            let inSecondBatch = expected.keys.sorted { $0.stringValue < $1.stringValue }[3_000]
+            proxy.corrupt(downloadMentioning: inSecondBatch.stringValue)
 
-                    let path = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("cut.realm").path
-                    let watcher = CountWatcher(path: path)
-                    let reader = try await HeldDownloadsTests.openNewDevice(user, writer, "cut.realm", limit: 8 << 20)
-                    let seen = await watcher.stop()
-                    #expect(reader.objects(ConvergenceItem.self).count == expected.count)
-                    for item in reader.objects(ConvergenceItem.self) { #expect(expected[item._id] == item.note) }
-                    #expect(seen.isSubset(of: [0, 5_000]), "counts a reader saw during the open: \(seen.sorted())")
-                    #expect(reports.lines.contains { $0.contains("bad message from the server") })
-                    #expect(reports.lines.filter { $0.contains("applying the bootstrap of query version") }.count == 2,
-                            "\(reports.lines.filter { $0.contains("bootstrap") })")
-                }
-            }
-            try await storage.close()
+            let path = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("cut.realm").path
+            let watcher = CountWatcher(path: path)
+            let reader = try await HeldDownloadsTests.openNewDevice(user, writer, "cut.realm", limit: 8 << 20)
+            let seen = await watcher.stop()
+            #expect(reader.objects(ConvergenceItem.self).count == expected.count)
+            for item in reader.objects(ConvergenceItem.self) { #expect(expected[item._id] == item.note) }
+            #expect(seen.isSubset(of: [0, 5_000]), "counts a reader saw during the open: \(seen.sorted())")
+            #expect(reports.lines.contains { $0.contains("bad message from the server") })
+            #expect(reports.lines.filter { $0.contains("applying the bootstrap of query version") }.count == 2,
+                    "\(reports.lines.filter { $0.contains("bootstrap") })")
         }
     }
 
@@ -89,51 +73,36 @@ import Testing
     /// bootstrap nor for the next batch: the stream rolls back at once, the write commits, and the bootstrap comes
     /// again, held this time. The server here pauses five seconds before each bootstrap batch.
     @Test func aWriterOfTheFileDoesNotWaitForTheStream() async throws {
-        try await TemporaryDirectory.with("stream-yield") { directory in
-            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
-            try await storage.prepare()
-            let app = OutpostServer.AppConfiguration.development(appId: "stream-yield")
-            let settings = try SyncAppSettings(app: app)
-            let slow = SlowBootstrapHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
-            try await withTestServer(configuration: app, storage: storage, handler: slow) { server in
-                try await withClientApp(server) { clientApp in
-                    let reports = SyncReports()
-                    reports.install(on: clientApp)
-                    clientApp.syncManager.logLevel = .debug
-                    let user = try await clientApp.login(credentials: .anonymous)
-                    let (writer, _) = try await openTwoDevices(user)
-                    let expected = try await Self.upload(5_000, from: writer)
-                    slow.pause = .seconds(5)
+        try await Self.withServerThrough("stream-yield", SlowBootstrapHandler.init) { slow, reports, user, writer, _, expected in
+            slow.pause = .seconds(5)
 
-                    let file = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("yield.realm")
-                    let opening = Task {
-                        try await HeldDownloadsTests.openNewDevice(user, writer, "yield.realm", limit: 8 << 20)
-                            .objects(ConvergenceItem.self).count
-                    }
-                    try await eventually("the stream opens") {
-                        reports.lines.contains { $0.contains("applying the bootstrap of query version") }
-                    }
-                    var config = user.flexibleSyncConfiguration()
-                    config.objectTypes = [ConvergenceItem.self]
-                    config.fileURL = file
-                    let local = ConvergenceItem()
-                    local.note = "written during the stream"
-                    let started = ContinuousClock.now
-                    try await Task.detached {
-                        let realm = try Realm(configuration: config)
-                        try realm.write { realm.add(local) }
-                    }.value
-                    let waited = ContinuousClock.now - started
-                    #expect(waited < .seconds(3), "the write waited \(waited) (the next batch comes after 5 s)")
-                    slow.pause = .zero
-                    let count = try await opening.value
-                    #expect(count == expected.count + 1)
-                    #expect(reports.lines.contains { $0.contains("a Realm of the file waits to write") })
-                    #expect(reports.lines.contains { $0.contains("held instructions") },
-                            "\(reports.lines.filter { $0.contains("DOWNLOAD") })")
-                }
+            let file = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("yield.realm")
+            let sibling = UncheckedSendable(writer)  // only its file's directory is read
+            let opening = Task {
+                try await HeldDownloadsTests.openNewDevice(user, sibling.value, "yield.realm", limit: 8 << 20)
+                    .objects(ConvergenceItem.self).count
             }
-            try await storage.close()
+            try await eventually("the stream opens") {
+                reports.lines.contains { $0.contains("applying the bootstrap of query version") }
+            }
+            var config = user.flexibleSyncConfiguration()
+            config.objectTypes = [ConvergenceItem.self]
+            config.fileURL = file
+            let local = ConvergenceItem()
+            local.note = "written during the stream"
+            let started = ContinuousClock.now
+            try await Task.detached {
+                let realm = try Realm(configuration: config)
+                try realm.write { realm.add(local) }
+            }.value
+            let waited = ContinuousClock.now - started
+            #expect(waited < .seconds(3), "the write waited \(waited) (the next batch comes after 5 s)")
+            slow.pause = .zero
+            let count = try await opening.value
+            #expect(count == expected.count + 1)
+            #expect(reports.lines.contains { $0.contains("a Realm of the file waits to write") })
+            #expect(reports.lines.contains { $0.contains("held instructions") },
+                    "\(reports.lines.filter { $0.contains("DOWNLOAD") })")
         }
     }
 
@@ -141,55 +110,51 @@ import Testing
     /// first batch — rolls the stream back and is then handled as usual (the session logs it and connects again);
     /// the bootstrap comes again on the next connection and the file never holds a part of it.
     @Test func anotherMessageRollsTheStreamBackAndIsHandled() async throws {
-        try await TemporaryDirectory.with("stream-error") { directory in
+        try await Self.withServerThrough("stream-error", SlowBootstrapHandler.init) { injecting, reports, user, writer, _, expected in
+            injecting.errorAfterFirstBatch = ServerMessage.error(SyncErrorInfo(
+                session: 1, code: .otherSessionError, message: "the server restarts", tryAgain: true,
+                action: .transient)).text
+
+            let path = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("error.realm").path
+            let watcher = CountWatcher(path: path)
+            let reader = try await HeldDownloadsTests.openNewDevice(user, writer, "error.realm", limit: 8 << 20)
+            let seen = await watcher.stop()
+            #expect(reader.objects(ConvergenceItem.self).count == expected.count)
+            #expect(seen.isSubset(of: [0, 5_000]), "counts a reader saw during the open: \(seen.sorted())")
+            #expect(reports.lines.contains { $0.contains("another message came before its last batch") })
+            #expect(reports.lines.contains { $0.contains("the server restarts") },
+                    "the error is handled: \(reports.lines.filter { $0.contains("ERROR") })")
+            #expect(reports.lines.filter { $0.contains("applying the bootstrap of query version") }.count == 2)
+        }
+    }
+
+    /// A server on a SQLite file of its own whose sync connections go through the handler `makeHandler` builds
+    /// around its engine, and a client app logging at debug level into `reports`, logged in anonymously, with two
+    /// devices, the first of which has uploaded 5,000 objects (`expected`: their notes by key).
+    static func withServerThrough<Handler: SyncConnectionHandler>(
+        _ appId: String, _ makeHandler: (SyncEngine) -> Handler,
+        _ body: (_ handler: Handler, _ reports: SyncReports, _ user: User, _ writer: Realm, _ other: Realm,
+                 _ expected: [ObjectId: String]) async throws -> Void
+    ) async throws {
+        try await TemporaryDirectory.with(appId) { directory in
             let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
             try await storage.prepare()
-            let app = OutpostServer.AppConfiguration.development(appId: "stream-error")
+            let app = OutpostServer.AppConfiguration.development(appId: appId)
             let settings = try SyncAppSettings(app: app)
-            let injecting = SlowBootstrapHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
-            try await withTestServer(configuration: app, storage: storage, handler: injecting) { server in
+            let handler = makeHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
+            try await withTestServer(configuration: app, storage: storage, handler: handler) { server in
                 try await withClientApp(server) { clientApp in
                     let reports = SyncReports()
                     reports.install(on: clientApp)
                     clientApp.syncManager.logLevel = .debug
                     let user = try await clientApp.login(credentials: .anonymous)
-                    let (writer, _) = try await openTwoDevices(user)
-                    let expected = try await Self.upload(5_000, from: writer)
-                    injecting.errorAfterFirstBatch = ServerMessage.error(SyncErrorInfo(
-                        session: 1, code: .otherSessionError, message: "the server restarts", tryAgain: true,
-                        action: .transient)).text
-
-                    let path = writer.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent("error.realm").path
-                    let watcher = CountWatcher(path: path)
-                    let reader = try await HeldDownloadsTests.openNewDevice(user, writer, "error.realm", limit: 8 << 20)
-                    let seen = await watcher.stop()
-                    #expect(reader.objects(ConvergenceItem.self).count == expected.count)
-                    #expect(seen.isSubset(of: [0, 5_000]), "counts a reader saw during the open: \(seen.sorted())")
-                    #expect(reports.lines.contains { $0.contains("another message came before its last batch") })
-                    #expect(reports.lines.contains { $0.contains("the server restarts") },
-                            "the error is handled: \(reports.lines.filter { $0.contains("ERROR") })")
-                    #expect(reports.lines.filter { $0.contains("applying the bootstrap of query version") }.count == 2)
+                    let (writer, other) = try await openTwoDevices(user)
+                    let expected = try await uploadItems(5_000, from: writer)
+                    try await body(handler, reports, user, writer, other, expected)
                 }
             }
             try await storage.close()
         }
-    }
-
-    /// `count` new objects committed on `writer` and uploaded; their notes by key.
-    static func upload(_ count: Int, from writer: Realm) async throws -> [ObjectId: String] {
-        var expected: [ObjectId: String] = [:]
-        try writer.write {
-            for n in 0..<count {
-                let item = ConvergenceItem()
-                item.note = "item \(n)"
-                item.count = n
-                expected[item._id] = item.note
-                writer.add(item)
-            }
-        }
-        let upload = writer.syncSession!
-        try await withDeadline(.seconds(60), "the upload") { try await upload.wait(for: .upload) }
-        return expected
     }
 }
 

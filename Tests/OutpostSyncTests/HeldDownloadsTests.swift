@@ -20,18 +20,7 @@ import Testing
                 app.syncManager.logLevel = .debug
                 let user = try await app.login(credentials: .anonymous)
                 let (writer, _) = try await openTwoDevices(user)
-                var expected: [ObjectId: String] = [:]
-                try writer.write {
-                    for n in 0..<5_000 {
-                        let item = ConvergenceItem()
-                        item.note = "item \(n)"
-                        item.count = n
-                        expected[item._id] = item.note
-                        writer.add(item)
-                    }
-                }
-                let upload = writer.syncSession!
-                try await withDeadline(.seconds(60), "the upload") { try await upload.wait(for: .upload) }
+                let expected = try await uploadItems(5_000, from: writer)
 
                 let reader = try await Self.openNewDevice(user, writer, "held.realm", limit: limit, subscribeWhenOpen: true)
                 let items = reader.objects(ConvergenceItem.self)

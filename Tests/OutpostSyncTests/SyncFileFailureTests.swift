@@ -51,8 +51,8 @@ import Testing
     /// Runs `sql` on the file through a connection of its own.
     static func execute(_ path: String, _ sql: String) throws {
         var db: OpaquePointer?
-        guard sqlite3_open(path, &db) == SQLITE_OK else { throw CancellationError() }
         defer { sqlite3_close(db) }
+        try #require(sqlite3_open(path, &db) == SQLITE_OK, "cannot open \(path)")
         sqlite3_busy_timeout(db, 10_000)
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
         #expect(rc == SQLITE_OK, "\(String(cString: sqlite3_errmsg(db)))")

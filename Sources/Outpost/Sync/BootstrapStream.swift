@@ -79,14 +79,11 @@ extension RealmInstance {
         do {
             try syncStreamBatch(stream, changesets)
             if let sweep = stream.sweep {
-                for removed in syncSweep(sweep, keeping: PendingLocalChanges([])) {
-                    stream.report.kept.append("query version \(queryVersion): \(removed) removed (not in the bootstrap)")
-                }
+                syncSweep(sweep, keeping: PendingLocalChanges([]), what: "query version \(queryVersion)", into: &stream.report)
             }
             try SyncStore.acknowledge(connection, through: uploadAck)
             try SyncStore.setCursor(connection, cursor)
-            try connection.cached("UPDATE __outpost_sync_subscriptions SET state = 'awaitingMark' WHERE version = ?")
-                .run([.integer(queryVersion)])
+            try SyncStore.setAwaitingMark(connection, queryVersion)
             try commitWrite()
         } catch {
             if isInWriteTransaction { cancelWrite() }

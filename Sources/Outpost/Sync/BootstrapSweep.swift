@@ -33,6 +33,15 @@ extension RealmInstance {
         }
     }
 
+    /// ``syncSweep(_:keeping:)``, each removed object noted in `report` for the session's trace as removed by
+    /// `what` (a query version or a client reset).
+    func syncSweep(_ sweep: BootstrapSweep, keeping pending: PendingLocalChanges, what: String,
+                   into report: inout SyncDownloadReport) {
+        for removed in syncSweep(sweep, keeping: pending) {
+            report.kept.append("\(what): \(removed) removed (not in the bootstrap)")
+        }
+    }
+
     /// After a bootstrap: removes the objects the bootstrap does not hold, except those created locally and not yet
     /// integrated (their upload is judged, and a refused one comes back as a compensating write). Returns them, for
     /// the trace.

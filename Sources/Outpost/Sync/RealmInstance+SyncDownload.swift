@@ -113,18 +113,13 @@ extension RealmInstance {
             }
             for changeset in changesets { apply(changeset) }
             if let sweep {
-                let what = bootstrappedQueryVersion.map { "query version \($0)" } ?? "client reset"
-                for removed in syncSweep(sweep, keeping: queuedBeforeAck ?? pending) {
-                    report.kept.append("\(what): \(removed) removed (not in the bootstrap)")
-                }
+                syncSweep(sweep, keeping: queuedBeforeAck ?? pending,
+                          what: bootstrappedQueryVersion.map { "query version \($0)" } ?? "client reset", into: &report)
             }
             if finishesReset { try connection.execute("DELETE FROM __outpost_sync_meta WHERE key = 'clientReset'") }
             try SyncStore.setCursor(connection, cursor)
             if !rejections.isEmpty { try SyncStore.recordRejections(connection, rejections) }
-            if let q = bootstrappedQueryVersion {
-                try connection.cached("UPDATE __outpost_sync_subscriptions SET state = 'awaitingMark' WHERE version = ?")
-                    .run([.integer(q)])
-            }
+            if let q = bootstrappedQueryVersion { try SyncStore.setAwaitingMark(connection, q) }
             try commitWrite()
         } catch {
             if isInWriteTransaction { cancelWrite() }

@@ -97,6 +97,12 @@ enum SyncStore {
         }
     }
 
+    /// A bootstrapped set waits for the answer to its `mark` (in the transaction that applied its bootstrap).
+    static func setAwaitingMark(_ connection: SQLiteConnection, _ version: Int64) throws {
+        try connection.cached("UPDATE __outpost_sync_subscriptions SET state = 'awaitingMark' WHERE version = ?")
+            .run([.integer(version)])
+    }
+
     /// The newest subscription set's version (0: none yet).
     static func latestSubscriptionVersion(_ connection: SQLiteConnection) throws -> Int64 {
         if case .integer(let v) = try connection.scalar("SELECT coalesce(max(version), 0) FROM __outpost_sync_subscriptions") {
