@@ -124,7 +124,8 @@ public final class OutpostServerProcess: Sendable {
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 kill(process.processIdentifier, SIGKILL)
-                throw TestServerError("outpost-server did not exit within \(timeout) of SIGTERM")
+                let last = output.text.split(separator: "\n").suffix(20).joined(separator: "\n")
+                throw TestServerError("outpost-server did not exit within \(timeout) of SIGTERM; its last output:\n\(last)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
