@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import ServiceLifecycle
 
 /// `GET /api/client/v2.0/app/{appId}/realm-sync`: authenticates the access token of the `Authorization: Bearer`
 /// header, upgrades to a WebSocket and hands the connection to the ``SyncConnectionHandler``.
@@ -88,7 +89,19 @@ struct SyncRoutes {
             close: { code, reason in try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason) },
             remoteAddress: context.requestContext.remoteAddress)
         logger.debug("sync connection from \(connection.remoteAddress) for user \(user.userId)")
-        await handler.serve(connection)
+        let channel = context.requestContext.channel
+        let logger = logger
+        await withGracefulShutdownHandler {
+            await handler.serve(connection)
+        } onGracefulShutdown: {
+            // hummingbird-websocket sends the close frame; a client that does not answer it (one that stopped
+            // reading its socket) would hold the shutdown up for ever, so its connection is closed after a grace.
+            channel.eventLoop.scheduleTask(in: .seconds(OutpostServerApplication.connectionShutdownGrace)) {
+                guard channel.isActive else { return }
+                logger.warning("sync connection from \(connection.remoteAddress) did not close within \(OutpostServerApplication.connectionShutdownGrace) s of the shutdown; closing it")
+                channel.close(promise: nil)
+            }
+        }
     }
 
     /// The text messages of a connection, read from its frames when the connection loop asks for the next one (no

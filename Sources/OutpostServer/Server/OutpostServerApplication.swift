@@ -19,6 +19,11 @@ import ServiceLifecycle
 /// `run()` prepares the storage, serves until the task is cancelled or a graceful shutdown is triggered, lets
 /// in-flight requests finish, then closes the storage (unless `closesStorage` is false).
 public struct OutpostServerApplication: Service {
+    /// How long (in seconds) a sync connection may take to close once a graceful shutdown has begun: the server
+    /// sends each client a close frame, and closes the connections of clients that have not answered by then, so
+    /// a client that stopped reading its socket cannot hold the shutdown up. Outpost-only.
+    public static let connectionShutdownGrace: Int64 = 10
+
     /// Adds routes to the HTTP router (for parts that live elsewhere, like the Data API and the admin API).
     public typealias RouteInstaller = @Sendable (Router<OutpostRequestContext>, OutpostServerApplication) -> Void
 

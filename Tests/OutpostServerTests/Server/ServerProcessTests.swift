@@ -73,6 +73,25 @@ import Testing
         #expect(try await stops(kept, within: .seconds(15)))
     }
 
+    /// A sync client that stops reading its socket (it never answers the server's close frame) holds a graceful
+    /// shutdown up for a bounded time only: the server closes such connections itself and exits with 0.
+    @Test func aClientThatNeverAnswersDoesNotHoldUpShutdown() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-proc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", directory.path])
+        let login = try await server.client.post("/api/client/v2.0/app/outpost-dev/auth/providers/anon-user/login")
+        let token = try #require(login["access_token"])
+        let socket = try StalledWebSocket(port: server.port, path: "/api/client/v2.0/app/outpost-dev/realm-sync",
+                                          token: token)
+        defer { socket.close() }
+        #expect(socket.response.hasPrefix("HTTP/1.1 101"), "upgraded: \(socket.response)")
+        let started = ContinuousClock.now
+        let status = try await server.terminate(timeout: .seconds(60))
+        let took = ContinuousClock.now - started
+        #expect(status == 0)
+        #expect(took < .seconds(OutpostServerApplication.connectionShutdownGrace + 10), "shut down in \(took)")
+    }
+
     @Test func rejectsABadConfigurationFile() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -85,4 +104,40 @@ import Testing
                 timeout: .seconds(20))
         }
     }
+}
+
+/// A raw TCP connection that upgrades to a WebSocket and then neither reads nor writes again.
+struct StalledWebSocket {
+    let fd: Int32
+    let response: String
+
+    init(port: Int, path: String, token: String) throws {
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw TestFailure("connect failed: errno \(errno)") }
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            + "Authorization: Bearer \(token)\r\n\r\n"
+        let bytes = Array(request.utf8)
+        guard Glibc.write(fd, bytes, bytes.count) == bytes.count else { throw TestFailure("write failed") }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1)
+        // One byte at a time up to the end of the headers, so nothing after them is read.
+        while !received.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard Glibc.read(fd, &buffer, 1) == 1 else { break }
+            received.append(buffer[0])
+        }
+        response = String(decoding: received, as: UTF8.self)
+    }
+
+    func close() { _ = Glibc.close(fd) }
 }
