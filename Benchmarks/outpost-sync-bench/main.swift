@@ -11,7 +11,7 @@ import OutpostServerTesting
 //             server's database directly;
 //   events    (issue #5) upload of 100k stored events to the server's AuditEvent collection, vs. inserting the same
 //             documents straight into the server's kind of database.
-// Usage: outpost-sync-bench [latency|upload|events|all] [objects] [rounds, events only]. The server is a separate `outpost-server` process on its
+// Usage: outpost-sync-bench [latency|upload|events|all] [objects] [rounds, upload and events]. The server is a separate `outpost-server` process on its
 // embedded SQLite default (build it first: swift build -c release --product outpost-server).
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
@@ -36,9 +36,9 @@ defer { try? FileManager.default.removeItem(at: directory) }
 let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", directory.appendingPathComponent("data").path])
 let baseURL = "http://127.0.0.1:\(server.port)"
 
-func makeApp(_ name: String) -> App {
+func makeApp(_ name: String, baseURL: String = baseURL, root: URL = directory) -> App {
     let app = App(id: "outpost-dev", configuration: AppConfiguration(
-        baseURL: baseURL, rootDirectory: directory.appendingPathComponent("client-\(name)")))
+        baseURL: baseURL, rootDirectory: root.appendingPathComponent("client-\(name)")))
     app.syncManager.logLevel = .warn
     return app
 }
@@ -134,102 +134,31 @@ nonisolated func protocolBaseline(server: OutpostServerProcess, changes: Int) as
 }
 
 if which == "upload" || which == "all" {
-    let perTransaction = 1_000
-    // Baseline first, while nothing else runs (the server's WAL checkpoint after the upload would slow it): the same
-    // rows with the SQLite C API, in the same number of transactions.
-    let baselinePath = directory.appendingPathComponent("baseline.sqlite").path
-    var db: OpaquePointer?
-    sqlite3_open(baselinePath, &db)
-    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE items (_id BLOB PRIMARY KEY, name TEXT, n INTEGER)", nil, nil, nil)
-    var stmt: OpaquePointer?
-    sqlite3_prepare_v2(db, "INSERT INTO items VALUES (?, ?, ?)", -1, &stmt, nil)
-    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-    let baselineStart = ContinuousClock.now
-    var m = 0
-    while m < objects {
-        sqlite3_exec(db, "BEGIN", nil, nil, nil)
-        for _ in 0..<min(perTransaction, objects - m) {
-            let id = ObjectId.generate().bytes
-            sqlite3_bind_blob(stmt, 1, id, Int32(id.count), transient)
-            sqlite3_bind_text(stmt, 2, "object \(m)", -1, transient)
-            sqlite3_bind_int64(stmt, 3, Int64(m))
-            sqlite3_step(stmt)
-            sqlite3_reset(stmt)
-            m += 1
+    // `upload <objects> <rounds>`: each round is the whole story on a server of its own (a new process and data
+    // directory): baseline, upload, first open and its baselines. With more than one round, the medians follow.
+    let rounds = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 1
+    var results: [UploadRound] = []
+    for round in 0..<rounds {
+        let roundDirectory = directory.appendingPathComponent("upload-round-\(round)")
+        let roundServer = try await OutpostServerProcess.launch(
+            arguments: ["--port", "0", "--data-dir", roundDirectory.appendingPathComponent("data").path])
+        let result = try await UploadRound.run(objects: objects, server: roundServer, directory: roundDirectory)
+        _ = try await roundServer.terminate()
+        try? FileManager.default.removeItem(at: roundDirectory)
+        results.append(result)
+        result.report(objects: objects, round: round)
+    }
+    if rounds > 1 {
+        let upload = percentile(results.map { $0.upload / $0.baseline }, 50)
+        var line = String(format: "upload: median ratio of %d rounds %.2f× (goal ≤ 3×)", rounds, upload)
+        let opens = results.compactMap { $0.open }
+        if opens.count == rounds {
+            line += String(format: "; first open .always: median ratio %.2f× (goal ≤ 3×), against read + write %.2f×",
+                           percentile(opens.map { $0.seconds / $0.readBaseline }, 50),
+                           percentile(opens.map { $0.seconds / $0.copyBaseline }, 50))
         }
-        sqlite3_exec(db, "COMMIT", nil, nil, nil)
+        print(line)
     }
-    let baseline = seconds(ContinuousClock.now - baselineStart)
-    sqlite3_finalize(stmt)
-    sqlite3_close(db)
-    let app = makeApp("upload")
-    let (realm, _) = try await openSynced(app, "upload.realm", behavior: .always)
-    let suspendFirst = ProcessInfo.processInfo.environment["OUTPOST_BENCH_SUSPEND"] != nil
-    if suspendFirst { realm.syncSession!.suspend() }
-    let uploadStart = ContinuousClock.now
-    var n = 0
-    while n < objects {
-        try realm.write {
-            for _ in 0..<min(perTransaction, objects - n) {
-                let item = BenchItem()
-                item.name = "object \(n)"
-                item.n = n
-                realm.add(item)
-                n += 1
-            }
-        }
-    }
-    let committed = seconds(ContinuousClock.now - uploadStart)
-    if suspendFirst { realm.syncSession!.resume() }
-    try await realm.syncSession!.wait(for: .upload)
-    let upload = seconds(ContinuousClock.now - uploadStart)
-
-    print(String(format: "upload %d objects in %d transactions: outpost %.2f s (all committed locally after %.2f s), baseline (SQLite C API) %.2f s, ratio %.2f× (goal ≤ 3×)",
-                 objects, objects / perTransaction, upload, committed, baseline, upload / baseline))
-
-    if ProcessInfo.processInfo.environment["OUTPOST_BENCH_UPLOAD_ONLY"] != nil {
-        try? FileManager.default.removeItem(at: directory)  // `exit` skips the `defer` that removes it
-        exit(0)
-    }
-    // First open with `.always` of a database whose subscription matches them.
-    // Its peak memory: the process's peak resident size is reset first (Linux), and read after the open.
-    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    let residentBefore = kilobytes("VmRSS")
-    let openStart = ContinuousClock.now
-    let (opened, _) = try await openSynced(makeApp("open"), "open.realm", behavior: .always)
-    let open = seconds(ContinuousClock.now - openStart)
-    let openPeak = kilobytes("VmHWM")
-    let count = opened.objects(BenchItem.self).count
-    // Baseline: read the documents from the server's database directly.
-    var server: OpaquePointer?
-    sqlite3_open_v2(directory.appendingPathComponent("data/outpost.sqlite").path, &server, SQLITE_OPEN_READONLY, nil)
-    var read: OpaquePointer?
-    sqlite3_prepare_v2(server, "SELECT pk_key, body FROM documents WHERE collection = 'BenchItem'", -1, &read, nil)
-    let readStart = ContinuousClock.now
-    var rows = 0
-    var bytes = 0
-    while sqlite3_step(read) == SQLITE_ROW {
-        bytes += Int(sqlite3_column_bytes(read, 1))
-        if let text = sqlite3_column_text(read, 1) { bytes += String(cString: text).utf8.count }
-        rows += 1
-    }
-    let readBaseline = seconds(ContinuousClock.now - readStart)
-    sqlite3_finalize(read)
-    sqlite3_close(server)
-    print(String(format: "first open .always of %d objects: outpost %.2f s (%d objects), baseline (read the server's database) %.2f s (%d rows), ratio %.2f× (goal ≤ 3×)",
-                 objects, open, count, readBaseline, rows, open / readBaseline))
-    if let residentBefore, let openPeak {
-        print(String(format: "first open .always: peak resident memory %.0f MB, %.0f MB above the %.0f MB before it",
-                     Double(openPeak) / 1024, Double(openPeak - residentBefore) / 1024, Double(residentBefore) / 1024))
-    }
-    // Second baseline, for context (the goal's ratio above uses the first): the same rows read from the server's
-    // database and written, as they are (key and stored text), into a new file with the SQLite C API in one
-    // transaction: moving the data from one store to the other, with no decoding at all.
-    let copyBaseline = try copyRowsBaseline(
-        from: directory.appendingPathComponent("data/outpost.sqlite").path,
-        to: directory.appendingPathComponent("copy-baseline.sqlite").path)
-    print(String(format: "first open .always: baseline 2 (read the server's database and write the rows into a new file with the SQLite C API) %.2f s (%d rows), ratio %.2f×",
-                 copyBaseline.seconds, copyBaseline.rows, open / copyBaseline.seconds))
 }
 
 /// A size line of /proc/self/status (`VmRSS`, `VmHWM`) in kB; nil where there is none (not Linux).
