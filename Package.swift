@@ -81,6 +81,8 @@ let package = Package(
             name: "OutpostServerTesting",
             dependencies: [
                 "OutpostServer", "OutpostCoreTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -1,3 +1,4 @@
+import Foundation
 import OutpostCore
 import _CryptoExtras
 
@@ -39,24 +40,30 @@ extension AppConfiguration {
         public var signingKeys: [String]
         /// RS256: the provider's public key, PEM.
         public var publicKey: String?
+        /// RS256: where the provider publishes its public keys, a JSON Web Key Set (`jwk_uri`, App Services'
+        /// "Use JWK URI"); instead of ``publicKey``. A token's `kid` header picks the key. See ``JSONWebKeySource``.
+        public var jwkURI: String?
         /// When not empty, the token's `aud` must name one of these.
         public var audience: [String]
         public var metadataFields: [MetadataField]
 
         public init(algorithm: Algorithm = .hs256, signingKeys: [String] = [], publicKey: String? = nil,
-                    audience: [String] = [], metadataFields: [MetadataField] = []) {
+                    audience: [String] = [], metadataFields: [MetadataField] = [], jwkURI: String? = nil) {
             self.algorithm = algorithm
             self.signingKeys = signingKeys
             self.publicKey = publicKey
+            self.jwkURI = jwkURI
             self.audience = audience
             self.metadataFields = metadataFields
         }
 
         init(_ reader: ConfigurationReader) throws(ConfigurationError) {
             try reader.rejectUnknownFields([
-                "enabled", "signing_algorithm", "signing_keys", "public_key", "audience", "metadata_fields",
+                "enabled", "signing_algorithm", "signing_keys", "public_key", "jwk_uri", "audience", "metadata_fields",
             ])
-            let name = try reader.string("signing_algorithm") ?? Algorithm.hs256.rawValue
+            jwkURI = try reader.string("jwk_uri")
+            // A JWK URI gives RS256 keys, so it makes RS256 the default.
+            let name = try reader.string("signing_algorithm") ?? (jwkURI == nil ? Algorithm.hs256 : .rs256).rawValue
             guard let algorithm = Algorithm(rawValue: name) else {
                 throw ConfigurationError(.invalidValue, path: reader.path(of: "signing_algorithm"),
                                          "expected \"HS256\" or \"RS256\", found \"\(name)\"")
@@ -84,14 +91,31 @@ extension AppConfiguration {
             }
             switch algorithm {
             case .hs256:
+                guard jwkURI == nil else {
+                    throw ConfigurationError(.invalidValue, path: reader.path(of: "signing_algorithm"),
+                                             "a jwk_uri publishes RS256 keys; HS256 cannot use it")
+                }
                 guard !signingKeys.isEmpty, signingKeys.allSatisfy({ !$0.isEmpty }) else {
                     throw ConfigurationError(.missingField, path: reader.path(of: "signing_keys"),
                                              "HS256 needs at least one non-empty signing key")
                 }
             case .rs256:
+                if let jwkURI {
+                    guard publicKey == nil else {
+                        throw ConfigurationError(.invalidValue, path: reader.path(of: "public_key"),
+                                                 "give either public_key or jwk_uri, not both")
+                    }
+                    guard let url = URL(string: jwkURI), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                        url.host?.isEmpty == false
+                    else {
+                        throw ConfigurationError(.invalidValue, path: reader.path(of: "jwk_uri"),
+                                                 "expected an http or https URL, found \"\(jwkURI)\"")
+                    }
+                    break
+                }
                 guard let publicKey else {
                     throw ConfigurationError(.missingField, path: reader.path(of: "public_key"),
-                                             "RS256 needs the identity provider's public key (PEM)")
+                                             "RS256 needs the identity provider's public key (PEM) or its jwk_uri")
                 }
                 do {
                     _ = try _RSA.Signing.PublicKey(pemRepresentation: publicKey)
@@ -113,6 +137,7 @@ extension AppConfiguration {
             ]
             if !signingKeys.isEmpty { out["signing_keys"] = .array(signingKeys.map(JSONValue.string)) }
             if let publicKey { out["public_key"] = .string(publicKey) }
+            if let jwkURI { out["jwk_uri"] = .string(jwkURI) }
             if !audience.isEmpty { out["audience"] = .array(audience.map(JSONValue.string)) }
             return .object(out)
         }

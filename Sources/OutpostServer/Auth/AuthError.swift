@@ -36,6 +36,9 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidEmail = Code(rawValue: "invalidEmail")
         /// The password is shorter than 6 characters (or longer than 128), as App Services.
         public static let passwordTooShort = Code(rawValue: "passwordTooShort")
+        /// The custom-token provider's JSON Web Key Set (`jwk_uri`) could not be fetched or read, and no keys
+        /// fetched earlier can stand in (answered with 503: the token may be fine; try again later).
+        public static let signingKeysUnavailable = Code(rawValue: "signingKeysUnavailable")
         /// The confirmation token is wrong, or the user is already confirmed.
         public static let invalidConfirmation = Code(rawValue: "invalidConfirmation")
 

@@ -60,11 +60,19 @@ extension AuthService {
     /// authentication): the token is checked (``CustomTokenVerifier``), its `sub` names the user — created at the
     /// first login, the same user afterwards — and its metadata fields are stored in the user's profile data.
     ///
-    /// - Throws: ``AuthError`` with `providerDisabled`, `invalidToken`, `invalidSignature`, `expiredToken`, or
-    ///   `userNotFound` for a disabled user.
+    /// - Throws: ``AuthError`` with `providerDisabled`, `invalidToken`, `invalidSignature`, `expiredToken`,
+    ///   `userNotFound` for a disabled user, or `signingKeysUnavailable` when the keys of a `jwk_uri` cannot be had.
     public func loginCustomToken(_ token: String) async throws -> LoginResult {
         guard let settings = app.auth.customToken else { throw Self.disabled(Provider.customToken) }
-        let verified = try CustomTokenVerifier(settings: settings).verify(token, now: clock())
+        let verifier = CustomTokenVerifier(settings: settings)
+        let verified: CustomTokenVerifier.Verified
+        if let jwkSource {
+            let parsed = try verifier.parse(token)
+            let keys = try await jwkSource.keys(for: parsed.keyId, now: clock())
+            verified = try verifier.verify(parsed, now: clock(), rsaKeys: keys)
+        } else {
+            verified = try verifier.verify(token, now: clock())
+        }
         if let user = try await storage.user(appId: app.appId, provider: Provider.customToken, identity: verified.subject) {
             return try await startSession(for: try await withMetadata(user, verified.metadata))
         }

@@ -15,6 +15,8 @@ public struct AuthService: Sendable {
     /// The time used for issuing and checking tokens (injected so tests need not sleep).
     public let clock: @Sendable () -> Date
     let logger: Logger
+    /// The custom-token provider's keys from its `jwk_uri`, shared by the copies of this service.
+    let jwkSource: JSONWebKeySource?
 
     public init(
         app: AppConfiguration, storage: any ServerStorage, signingKey: SymmetricKey,
@@ -27,6 +29,9 @@ public struct AuthService: Sendable {
         self.passwordHasher = passwordHasher
         self.clock = clock
         self.logger = logger
+        self.jwkSource = app.auth.customToken?.jwkURI.flatMap(URL.init(string:)).map {
+            JSONWebKeySource(url: $0, logger: logger)
+        }
     }
 
     /// The auth provider names, as in App Services' URLs and in ``StoredUser/provider``.

@@ -20,7 +20,18 @@ struct CustomTokenVerifier {
     /// How far a token's `exp` and `nbf` may be off the server's clock (as App Services, a little leeway).
     static let clockSkew: TimeInterval = 60
 
-    func verify(_ token: String, now: Date) throws(AuthError) -> Verified {
+    /// A token of the right form and algorithm, not yet checked any further.
+    struct Parsed {
+        var claims: [String: JSONValue]
+        var signature: [UInt8]
+        /// "header.payload", what the signature signs.
+        var input: [UInt8]
+        /// The header's `kid`: which of the provider's keys signed it.
+        var keyId: String?
+    }
+
+    /// Checks the token's form and algorithm (before anything is fetched for it).
+    func parse(_ token: String) throws(AuthError) -> Parsed {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
             case .object(let header)? = JSONValue.parse(String(decoding: headerBytes, as: UTF8.self)),
@@ -33,7 +44,22 @@ struct CustomTokenVerifier {
                 "invalid custom auth token: expected an \(settings.algorithm.rawValue) token, found \(Self.describe(header["alg"]))")
         }
         let input = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard isValidSignature(signature, for: input) else {
+        var keyId: String?
+        if case .string(let kid)? = header["kid"] { keyId = kid }
+        return Parsed(claims: claims, signature: signature, input: input, keyId: keyId)
+    }
+
+    /// Checks a token with the configured keys (the HS256 secrets, or the RS256 public key of the file).
+    func verify(_ token: String, now: Date) throws(AuthError) -> Verified {
+        let rsaKeys = settings.publicKey.flatMap { try? _RSA.Signing.PublicKey(pemRepresentation: $0) }.map { [$0] } ?? []
+        return try verify(try parse(token), now: now, rsaKeys: rsaKeys)
+    }
+
+    /// Checks a parsed token's signature (RS256: with any of `rsaKeys`), time claims, audience, subject and
+    /// metadata fields.
+    func verify(_ token: Parsed, now: Date, rsaKeys: [_RSA.Signing.PublicKey]) throws(AuthError) -> Verified {
+        let claims = token.claims
+        guard isValidSignature(token.signature, for: token.input, rsaKeys: rsaKeys) else {
             throw AuthError(.invalidSignature, "invalid custom auth token: the signature does not verify")
         }
         guard let exp = Self.seconds(claims["exp"]) else {
@@ -80,7 +106,7 @@ struct CustomTokenVerifier {
         return Verified(subject: subject, metadata: metadata)
     }
 
-    private func isValidSignature(_ signature: [UInt8], for input: [UInt8]) -> Bool {
+    private func isValidSignature(_ signature: [UInt8], for input: [UInt8], rsaKeys: [_RSA.Signing.PublicKey]) -> Bool {
         switch settings.algorithm {
         case .hs256:
             return settings.signingKeys.contains { secret in
@@ -88,11 +114,11 @@ struct CustomTokenVerifier {
                                                        using: SymmetricKey(data: Array(secret.utf8)))
             }
         case .rs256:
-            guard let pem = settings.publicKey, let key = try? _RSA.Signing.PublicKey(pemRepresentation: pem) else {
-                return false
+            let digest = SHA256.hash(data: input)
+            return rsaKeys.contains { key in
+                key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest,
+                                     padding: .insecurePKCS1v1_5)
             }
-            return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature),
-                                        for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
         }
     }
 

@@ -52,6 +52,7 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
             case .providerDisabled: (.badRequest, "AuthProviderNotFound")
             case .invalidEmail, .passwordTooShort: (.badRequest, "BadRequest")
             case .invalidConfirmation: (.badRequest, "UserpassConfirmationFailed")
+            case .signingKeysUnavailable: (.serviceUnavailable, "AuthError")
             default: (.badRequest, "AuthError")
             }
         self.init(status: status, errorCode: errorCode, code: error.code.rawValue, message: error.message)

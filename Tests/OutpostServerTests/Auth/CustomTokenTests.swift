@@ -141,13 +141,20 @@ import _CryptoExtras
             (#"{"enabled": true, "signing_keys": ["k"], "metadata_fields": [{"field_name": "x"}]}"#,
              "auth.custom_token.metadata_fields[0].name"),
         ]
-        for (text, path) in bad {
-            do {
-                _ = try config(text)
-                Issue.record("accepted \(text)")
-            } catch let error as ConfigurationError {
-                #expect(error.path == path, "\(text): \(error)")
-            }
+        try expectConfigurationErrors(bad, reading: config)
+    }
+}
+
+/// Each custom-token section in `bad` is refused with a ``ConfigurationError`` at its path.
+func expectConfigurationErrors(_ bad: [(text: String, path: String)], reading config: (String) throws -> AppConfiguration)
+    throws
+{
+    for (text, path) in bad {
+        do {
+            _ = try config(text)
+            Issue.record("accepted \(text)")
+        } catch let error as ConfigurationError {
+            #expect(error.path == path, "\(text): \(error)")
         }
     }
 }
