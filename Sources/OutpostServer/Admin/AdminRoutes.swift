@@ -12,6 +12,7 @@ struct AdminRoutes: Sendable {
 
     func register(on router: Router<OutpostRequestContext>) {
         let group = router.group(RouterPath(Self.basePath))
+        group.get("app", use: guarded(appSummary))
         group.get("users", use: guarded(users))
         group.delete("users/:id", use: guarded(deleteUser))
         group.get("collections", use: guarded(collections))
@@ -67,6 +68,26 @@ struct AdminRoutes: Sendable {
         guard let text = request.uri.queryParameters.get("limit") else { return value }
         guard let n = Int(text), n > 0 else { throw APIError.badRequest("'limit' must be a positive integer") }
         return min(n, max)
+    }
+
+    /// What the admin console's overview shows: the app's id and name, its sync mode, its enabled auth providers,
+    /// the collections of its schema and whether development mode is on. No keys or secrets.
+    @Sendable func appSummary(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        let app = application.app
+        var providers: [JSONValue] = []
+        if app.auth.anonymousEnabled { providers.append(.string(AuthService.Provider.anonymous)) }
+        if app.auth.emailPasswordEnabled { providers.append(.string(AuthService.Provider.emailPassword)) }
+        if app.auth.apiKeysEnabled { providers.append(.string(AuthService.Provider.apiKey)) }
+        if app.auth.customToken != nil { providers.append(.string(AuthService.Provider.customToken)) }
+        var sync: [String: JSONValue] = [
+            "mode": .string(app.sync.mode.rawValue), "development_mode": .bool(app.sync.developmentModeEnabled),
+        ]
+        if let partition = app.sync.partition { sync["partition_key"] = .string(partition.key) }
+        return .json(.object([
+            "app_id": .string(app.appId), "name": .string(app.name), "sync": .object(sync),
+            "auth_providers": .array(providers), "schema": .array(app.schemaCollectionNames.map(JSONValue.string)),
+            "data_api": .bool(app.dataAPI.enabled),
+        ]))
     }
 
     @Sendable func users(_ request: Request, context: OutpostRequestContext) async throws -> Response {

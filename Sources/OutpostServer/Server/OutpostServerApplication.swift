@@ -121,6 +121,7 @@ public struct OutpostServerApplication: Service {
         DataAPIRoutes(application: self).register(on: router)
         EventUploadRoutes(application: self).register(on: router)
         AdminRoutes(application: self).register(on: router)
+        AdminConsoleRoutes().register(on: router)
         for install in routeInstallers { install(router, self) }
         return router
     }

@@ -1,0 +1,35 @@
+import Hummingbird
+
+/// The admin console: a web page over the admin API, at `GET /admin` (with `/admin/console.js` and
+/// `/admin/console.css`). The page holds no data and no key: it asks for the admin key, keeps it in the browser
+/// tab's session storage and sends it as `X-Admin-Key` to `/api/admin/v1`. Its content security policy allows only
+/// its own script and style sheet and same-origin requests, and it may not be framed. Outpost-only (App Services'
+/// console is Atlas's web UI).
+struct AdminConsoleRoutes {
+    static let path = "admin"
+
+    func register(on router: Router<OutpostRequestContext>) {
+        router.get(RouterPath(Self.path)) { _, _ in Self.response(AdminConsolePage.html, type: "text/html; charset=utf-8") }
+        router.get(RouterPath(Self.path + "/console.js")) { _, _ in
+            Self.response(AdminConsoleScript.text, type: "text/javascript; charset=utf-8")
+        }
+        router.get(RouterPath(Self.path + "/console.css")) { _, _ in
+            Self.response(AdminConsolePage.css, type: "text/css; charset=utf-8")
+        }
+    }
+
+    static func response(_ text: String, type: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: type,
+                .contentSecurityPolicy:
+                    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+                    + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+                .init("X-Content-Type-Options")!: "nosniff",
+                .init("Referrer-Policy")!: "no-referrer",
+                .cacheControl: "no-store",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

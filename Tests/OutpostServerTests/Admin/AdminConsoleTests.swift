@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+import OutpostCore
+@testable import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// The admin console (`/admin`): the page and its assets with their security headers, and its script driven by
+/// Node.js (`AdminConsoleHarness`) against a real server: sign-in, each tab, deleting a user, a collection's
+/// documents, the log filter and sign-out.
+@Suite struct AdminConsoleTests {
+    @Test func thePageAndItsAssetsAreServedWithASecurityPolicy() async throws {
+        try await withDataServer { server in
+            for (path, type) in [("/admin", "text/html"), ("/admin/console.js", "text/javascript"), ("/admin/console.css", "text/css")] {
+                let response = try await server.client.send("GET", path)
+                #expect(response.status == 200, "\(path)")
+                #expect(response.headers["content-type"]?.hasPrefix(type) == true, "\(path)")
+                let policy = response.headers["content-security-policy"] ?? ""
+                #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'")
+                        && !policy.contains("unsafe-inline"), "\(path): \(policy)")
+                #expect(response.headers["cache-control"] == "no-store")
+            }
+            let page = try await server.client.send("GET", "/admin")
+            #expect(page.text.contains(#"<script src="/admin/console.js" defer></script>"#))
+            #expect(!page.text.contains("<script>"), "no inline script")
+        }
+    }
+
+    /// The script never turns data into markup: everything goes into text nodes.
+    @Test func theScriptWritesNoMarkup() {
+        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
+            #expect(!AdminConsoleScript.text.contains(sink), "\(sink)")
+        }
+    }
+
+    /// Every admin API path the script calls exists (and needs the key).
+    @Test func theScriptCallsOnlyAdminAPIPathsThatExist() async throws {
+        try await withDataServer { server in
+            let key = try server.adminKey
+            for (call, path) in [("/app", "/app"), ("/sessions", "/sessions"), ("/users", "/users"),
+                                 ("/collections", "/collections"), ("/logs", "/logs?limit=100")] {
+                #expect(AdminConsoleScript.text.contains(#"request(""# + call + "\""), "\(call)")
+                #expect(try await server.client.send("GET", "/api/admin/v1" + path, headers: ["X-Admin-Key": key]).status == 200, "\(path)")
+                #expect(try await server.client.send("GET", "/api/admin/v1" + path).status == 403, "\(path)")
+            }
+            #expect(AdminConsoleScript.text.contains(#"request("/collections/" + encodeURIComponent(name) + "/documents?limit=100")"#))
+            #expect(AdminConsoleScript.text.contains(#"request("/users/" + encodeURIComponent(id), "DELETE")"#))
+            let app = try await server.client.send("GET", "/api/admin/v1/app", headers: ["X-Admin-Key": key])
+            let json = JSONValue.parse(app.text)
+            #expect(json?["app_id"] == .string(server.appId))
+            #expect(json?["sync"]?["mode"] == .string("flexible"))
+            #expect(!app.text.contains("signing") && !app.text.contains("public_key") && !app.text.contains(key),
+                    "no secrets: \(app.text)")
+        }
+    }
+
+    /// Needs Node.js; `.ci/run` installs Debian's `nodejs`, and under `CI=true` the test runs (and fails) without it.
+    @Test(.enabled(if: AdminConsoleTests.node != nil || ProcessInfo.processInfo.environment["CI"] == "true",
+                   Comment(rawValue: "needs Node.js (node on the PATH)")))
+    func theConsoleDrivesTheAdminAPI() async throws {
+        let node = try #require(Self.node, "Node.js is needed (node on the PATH)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-console-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("console.js")
+        let harness = directory.appendingPathComponent("harness.js")
+        try AdminConsoleScript.text.write(to: script, atomically: true, encoding: .utf8)
+        try AdminConsoleHarness.script.write(to: harness, atomically: true, encoding: .utf8)
+
+        try await withDataServer { server in
+            let key = try server.adminKey
+            let alice = try await server.newUser()
+            let bob = try await server.newUser()
+            try await server.ok("Item", "insertMany",
+                #"{"documents": [{"_id": 1, "name": "first"}, {"_id": 2, "name": "<img src=x onerror=alert(1)>"}]}"#, as: alice)
+            try await server.storage.appendLog(LogRecord(
+                appId: server.appId, kind: "compensating_write", level: "warning", message: "write to Item rejected",
+                details: .document(["table": .string("Item")])))
+
+            let output = try await Self.run(node, [harness.path, script.path, "http://127.0.0.1:\(server.port)", key, bob.id, "Item",
+                                                   "compensating_write"])
+            let transcript = try #require(JSONValue.parse(output), "not JSON: \(output)")
+            func text(_ step: String) -> String { transcript[step]?.stringValue ?? "" }
+
+            #expect(text("signIn").contains("Sign in"))
+            #expect(text("wrongKey") == "The server refused this admin key.")
+            #expect(text("storedKey") == key)
+            #expect(text("header") == "app \(server.appId)")
+            #expect(text("overview").contains("App id | \(server.appId)") && text("overview").contains("Live sync connections | 0"),
+                    "\(text("overview"))")
+            #expect(text("users").contains("Users (2)") && text("users").contains(alice.id) && text("users").contains(bob.id))
+            #expect(text("afterDelete").contains("Users (1)") && !text("afterDelete").contains(bob.id), "\(text("afterDelete"))")
+            #expect(text("deleteStatus") == "Deleted user \(bob.id).")
+            #expect(try await server.storage.user(appId: server.appId, id: bob.id) == nil, "the user is gone from the server")
+            #expect(text("collections").contains("Item | 2"), "\(text("collections"))")
+            #expect(text("documents").contains("Item (2)") && text("documents").contains(#""name": "first""#))
+            #expect(text("documents").contains(#""name": "<img src=x onerror=alert(1)>""#), "shown as text")
+            #expect(transcript["documentBlocks"] == .int(2))
+            #expect(text("back").contains("Collections"))
+            // The log tab shows the log: the deletion (kind admin) and the compensating write; the filter keeps one.
+            #expect(text("logs").contains("deleted user \(bob.id)") && text("logs").contains("write to Item rejected"),
+                    "\(text("logs"))")
+            #expect(text("filteredLogs").contains("write to Item rejected") && !text("filteredLogs").contains("deleted user"),
+                    "\(text("filteredLogs"))")
+            #expect(text("afterSignOut").contains("Sign in") && transcript["storedKeyAfterSignOut"] == .null)
+            #expect(text("reopened").contains("App id | \(server.appId)"))
+        }
+    }
+
+    /// The `node` executable on the PATH, if any.
+    static let node: String? = {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { "\($0)/node" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Runs a child process to its end (killed after 60 s) and returns its standard output. The pipes are read on
+    /// threads of their own (`PipeDrain`), not on Swift concurrency's two-thread pool that the in-process server
+    /// answers the child on.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let collected = Mutex((output: Data(), errors: Data(), open: 2))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let ended: @Sendable () -> Void = {
+                if collected.withLock({ $0.open -= 1; return $0.open == 0 }) { done.resume() }
+            }
+            PipeDrain.start(output.fileHandleForReading, onData: { data in collected.withLock { $0.output += data } }, onEnd: ended)
+            PipeDrain.start(errors.fileHandleForReading, onData: { data in collected.withLock { $0.errors += data } }, onEnd: ended)
+            let pid = process.processIdentifier
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 60)
+                kill(pid, SIGKILL)
+            }
+        }
+        process.waitUntilExit()
+        let (data, errorData, _) = collected.withLock { $0 }
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw TestServerError("node ended with \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
