@@ -1,4 +1,5 @@
 /// The admin console's page (`GET /admin`) and style sheet (`GET /admin/console.css`): a shell the script fills.
+/// Its links are relative (to `/admin`), so it also works behind a reverse proxy under a sub-path.
 enum AdminConsolePage {
     static let html = #"""
 <!doctype html>
@@ -7,8 +8,8 @@ enum AdminConsolePage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>outpost-server admin console</title>
-<link rel="stylesheet" href="/admin/console.css">
-<script src="/admin/console.js" defer></script>
+<link rel="stylesheet" href="admin/console.css">
+<script src="admin/console.js" defer></script>
 </head>
 <body>
 <noscript>The admin console needs JavaScript. The admin API (/api/admin/v1, header X-Admin-Key) works without it.</noscript>

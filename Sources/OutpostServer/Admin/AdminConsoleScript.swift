@@ -3,15 +3,18 @@
 enum AdminConsoleScript {
     static let text = #"""
 "use strict";
-// The outpost-server admin console: a page over the admin API (/api/admin/v1, X-Admin-Key). Everything it shows
-// is put in text nodes, never parsed as HTML. The key stays in the tab's sessionStorage.
+// The outpost-server admin console: a page over the admin API (api/admin/v1, X-Admin-Key). Everything it shows is
+// put in text nodes, never parsed as HTML. The key stays in the tab's sessionStorage. Paths are relative, so the
+// console also works behind a reverse proxy under a sub-path.
 const OutpostConsole = (() => {
-  const api = "/api/admin/v1";
+  const api = "api/admin/v1";
   const keyName = "outpostAdminKey";
   const tabs = ["overview", "users", "data", "logs"];
   const titles = { overview: "Overview", users: "Users", data: "Data", logs: "Logs" };
   let env = null;
-  const state = { key: null, tab: "overview", logTimer: null, collection: null };
+  // `generation` counts what the page was asked to show: an answer that arrives after the next request began is
+  // dropped, so a slow answer cannot overwrite the tab the user went to meanwhile.
+  const state = { key: null, tab: "overview", logTimer: null, collection: null, generation: 0 };
 
   class APIError extends Error {
     constructor(status, message) {
@@ -36,6 +39,14 @@ const OutpostConsole = (() => {
 
   function byId(id) {
     return env.document.getElementById(id);
+  }
+
+  function stored(action) {
+    try {
+      return action(env.storage);
+    } catch (error) {
+      return null;  // storage disabled: the key is then kept for this page only
+    }
   }
 
   async function request(path, method) {
@@ -71,45 +82,50 @@ const OutpostConsole = (() => {
     return JSON.stringify(value, null, 2);
   }
 
+  function prevent(event) {
+    if (event && event.preventDefault) event.preventDefault();
+  }
+
   // Sign-in: the key is checked against the API before it is kept.
   function renderSignIn(message) {
     stopLogTimer();
     const input = el("input", { id: "admin-key", type: "password", placeholder: "admin key", autocomplete: "off" });
-    const form = el("form", {
-      id: "sign-in",
-      onsubmit: (event) => {
-        if (event && event.preventDefault) event.preventDefault();
-        return signIn(input.value);
-      },
-    }, el("h1", {}, "outpost-server"), el("p", {}, "The admin key is printed in the server's start banner and kept in its data directory (admin-key)."),
-    input, el("button", { type: "submit" }, "Sign in"), el("p", { id: "status", class: "status" }));
+    const form = el("form", { id: "sign-in", onsubmit: (event) => { prevent(event); return signIn(input.value); } },
+      el("h1", {}, "outpost-server"),
+      el("p", {}, "The admin key is printed in the server's start banner and kept in its data directory (admin-key)."),
+      input, el("button", { type: "submit" }, "Sign in"), el("p", { id: "status", class: "status" }));
     env.document.body.replaceChildren(form);
     if (message) showStatus(message, true);
   }
 
   async function signIn(key) {
+    const generation = ++state.generation;
     state.key = (key || "").trim();
     if (!state.key) return renderSignIn("Enter the admin key.");
     try {
       const app = await request("/app");
-      env.storage.setItem(keyName, state.key);
+      if (generation !== state.generation) return;
+      stored((storage) => storage.setItem(keyName, state.key));
       renderShell(app);
       await showTab("overview");
     } catch (error) {
+      if (generation !== state.generation) return;
       state.key = null;
       renderSignIn(error.status === 403 ? "The server refused this admin key." : "Cannot reach the admin API: " + error.message);
     }
   }
 
   function signOut() {
-    env.storage.removeItem(keyName);
+    state.generation += 1;
+    stored((storage) => storage.removeItem(keyName));
     state.key = null;
+    state.collection = null;
     renderSignIn();
   }
 
   function renderShell(app) {
     const nav = el("nav", {}, ...tabs.map((tab) =>
-      el("button", { id: "tab-" + tab, onclick: () => showTab(tab) }, titles[tab])),
+      el("button", { id: "tab-" + tab, onclick: () => { state.collection = null; return showTab(tab); } }, titles[tab])),
       el("button", { id: "sign-out", onclick: signOut }, "Sign out"));
     env.document.body.replaceChildren(
       el("header", {}, el("h1", {}, "outpost-server"), el("span", { id: "app-id" }, "app " + app.app_id), nav),
@@ -119,6 +135,7 @@ const OutpostConsole = (() => {
 
   async function showTab(tab) {
     stopLogTimer();
+    const generation = ++state.generation;
     state.tab = tab;
     for (const other of tabs) {
       const button = byId("tab-" + other);
@@ -126,19 +143,27 @@ const OutpostConsole = (() => {
     }
     showStatus("Loading…");
     try {
-      if (tab === "overview") await renderOverview();
-      else if (tab === "users") await renderUsers();
-      else if (tab === "data") await (state.collection ? renderDocuments(state.collection) : renderCollections());
-      else if (tab === "logs") await renderLogs();
-      showStatus("");
+      if (tab === "overview") await renderOverview(generation);
+      else if (tab === "users") await renderUsers(generation);
+      else if (tab === "data") await (state.collection ? renderDocuments(state.collection, generation) : renderCollections(generation));
+      else if (tab === "logs") await renderLogs(generation);
+      if (generation === state.generation) showStatus("");
     } catch (error) {
+      if (generation !== state.generation) return;
       if (error.status === 403) return signOut();
       showStatus(error.message, true);
+    } finally {
+      // Auto-refresh goes on after a failed refresh too.
+      const auto = byId("log-auto");
+      if (generation === state.generation && tab === "logs" && auto && auto.checked) {
+        state.logTimer = env.setTimeout(() => showTab("logs"), 5000);
+      }
     }
   }
 
-  async function renderOverview() {
+  async function renderOverview(generation) {
     const [app, sessions] = await Promise.all([request("/app"), request("/sessions")]);
+    if (generation !== state.generation) return;
     const rows = [
       ["App id", app.app_id],
       ["Name", app.name],
@@ -152,8 +177,9 @@ const OutpostConsole = (() => {
     byId("view").replaceChildren(el("h2", {}, "Overview"), table(null, rows));
   }
 
-  async function renderUsers() {
+  async function renderUsers(generation) {
     const { users } = await request("/users");
+    if (generation !== state.generation) return;
     const rows = users.map((user) => [
       user.id, user.provider, user.identity, user.created_at,
       user.disabled ? "disabled" : user.confirmed ? "active" : "unconfirmed",
@@ -166,18 +192,22 @@ const OutpostConsole = (() => {
 
   async function deleteUser(id) {
     if (!env.confirm("Delete user " + id + "? Their sessions and API keys go too.")) return;
+    const generation = ++state.generation;
     try {
       await request("/users/" + encodeURIComponent(id), "DELETE");
-      await renderUsers();
-      showStatus("Deleted user " + id + ".");
+      await renderUsers(generation);
+      if (generation === state.generation) showStatus("Deleted user " + id + ".");
     } catch (error) {
+      if (generation !== state.generation) return;
+      if (error.status === 403) return signOut();
       showStatus(error.message, true);
     }
   }
 
-  async function renderCollections() {
+  async function renderCollections(generation) {
     state.collection = null;
     const { collections } = await request("/collections");
+    if (generation !== state.generation) return;
     const rows = collections.map((c) => [
       el("button", { class: "link", "data-collection": c.name, onclick: () => openCollection(c.name) }, c.name),
       String(c.count),
@@ -189,44 +219,41 @@ const OutpostConsole = (() => {
 
   async function openCollection(name) {
     state.collection = name;
-    try {
-      await renderDocuments(name);
-      showStatus("");
-    } catch (error) {
-      showStatus(error.message, true);
-    }
+    return showTab("data");
   }
 
-  async function renderDocuments(name) {
+  async function renderDocuments(name, generation) {
     const { documents, total } = await request("/collections/" + encodeURIComponent(name) + "/documents?limit=100");
+    if (generation !== state.generation) return;
     byId("view").replaceChildren(
       el("button", { id: "back", onclick: () => { state.collection = null; return showTab("data"); } }, "← Collections"),
       el("h2", {}, name + " (" + (total > documents.length ? "first " + documents.length + " of " : "") + total + ")"),
       ...documents.map((document) => el("pre", { class: "document" }, json(document))));
   }
 
-  async function renderLogs() {
-    const kind = byId("log-kind") ? byId("log-kind").value : "";
-    const limit = byId("log-limit") ? byId("log-limit").value : "100";
-    const auto = byId("log-auto") ? byId("log-auto").checked : false;
+  // The controls are made once per visit of the tab; a refresh replaces the records only, so typing in the filter
+  // is not disturbed.
+  async function renderLogs(generation) {
+    if (!byId("log-controls")) {
+      const options = ["100", "500", "1000"].map((n) => el("option", { value: n }, n));
+      const controls = el("form", { id: "log-controls", class: "controls", onsubmit: (event) => { prevent(event); return showTab("logs"); } },
+        el("input", { id: "log-kind", placeholder: "kind (auth, sync, compensating_write, admin…)", value: "" }),
+        el("select", { id: "log-limit", onchange: () => showTab("logs") }, ...options),
+        el("button", { id: "log-refresh", type: "submit" }, "Refresh"),
+        el("label", {}, el("input", { id: "log-auto", type: "checkbox", onchange: () => showTab("logs") }), " refresh every 5 s"));
+      byId("view").replaceChildren(el("h2", {}, "Logs"), controls, el("div", { id: "log-records" }));
+    }
+    const kind = byId("log-kind").value.trim();
+    const limit = byId("log-limit").value || "100";
     const query = "?limit=" + encodeURIComponent(limit) + (kind ? "&kind=" + encodeURIComponent(kind) : "");
     const { logs } = await request("/logs" + query);
-    const kindInput = el("input", { id: "log-kind", placeholder: "kind (auth, sync, compensating_write, admin…)", value: kind });
-    const limitSelect = el("select", { id: "log-limit" }, ...["100", "500", "1000"].map((n) => el("option", { value: n }, n)));
-    limitSelect.value = limit;
-    const autoBox = el("input", { id: "log-auto", type: "checkbox", onchange: () => showTab("logs") });
-    autoBox.checked = auto;
+    if (generation !== state.generation) return;
     const rows = logs.slice().reverse().map((record) => [
       record.time, record.level, record.kind, record.message,
       record.details === undefined ? "" : el("code", {}, JSON.stringify(record.details)),
     ]);
-    byId("view").replaceChildren(
-      el("h2", {}, "Logs"),
-      el("div", { class: "controls" }, kindInput, limitSelect,
-        el("button", { id: "log-refresh", onclick: () => showTab("logs") }, "Refresh"),
-        el("label", {}, autoBox, " refresh every 5 s")),
+    byId("log-records").replaceChildren(
       logs.length ? table(["Time", "Level", "Kind", "Message", "Details"], rows) : el("p", {}, "No log records match."));
-    if (auto) state.logTimer = env.setTimeout(() => showTab("logs"), 5000);
   }
 
   function stopLogTimer() {
@@ -234,10 +261,11 @@ const OutpostConsole = (() => {
     state.logTimer = null;
   }
 
-  // `environment`: document, fetch, storage (sessionStorage), confirm, setTimeout, clearTimeout, origin.
+  // `environment`: document, fetch, storage (sessionStorage), confirm, setTimeout, clearTimeout, and origin (what
+  // the relative paths are joined to: "" in a browser).
   async function start(environment) {
     env = environment;
-    const saved = env.storage.getItem(keyName);
+    const saved = stored((storage) => storage.getItem(keyName));
     if (saved) return signIn(saved);
     renderSignIn();
   }

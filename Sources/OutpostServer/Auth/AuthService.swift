@@ -29,8 +29,16 @@ public struct AuthService: Sendable {
         self.passwordHasher = passwordHasher
         self.clock = clock
         self.logger = logger
-        self.jwkSource = app.auth.customToken?.jwkURI.flatMap(URL.init(string:)).map {
-            JSONWebKeySource(url: $0, logger: logger)
+        if let settings = app.auth.customToken, settings.algorithm == .rs256,
+            let url = settings.jwkURI.flatMap(URL.init(string:))
+        {
+            let (appId, storage) = (app.appId, storage)
+            self.jwkSource = JSONWebKeySource(url: url) { level, message in
+                await Self.appendLog(appId: appId, storage: storage, time: clock(), level: level, message: message,
+                                     details: nil, logger: logger)
+            }
+        } else {
+            self.jwkSource = nil
         }
     }
 
@@ -130,10 +138,21 @@ public struct AuthService: Sendable {
     }
 
     func log(_ level: String, _ message: String, details: Value? = nil) async {
-        logger.info("\(message)", metadata: ["app": "\(app.appId)"])
+        await Self.appendLog(appId: app.appId, storage: storage, time: clock(), level: level, message: message,
+                             details: details, logger: logger)
+    }
+
+    /// Writes an `auth` record to the app's server log (and the process's log).
+    static func appendLog(appId: String, storage: any ServerStorage, time: Date, level: String, message: String,
+                          details: Value?, logger: Logger) async {
+        if level == "error" {
+            logger.error("\(message)", metadata: ["app": "\(appId)"])
+        } else {
+            logger.info("\(message)", metadata: ["app": "\(appId)"])
+        }
         do {
             try await storage.appendLog(
-                LogRecord(appId: app.appId, time: clock(), kind: "auth", level: level, message: message, details: details))
+                LogRecord(appId: appId, time: time, kind: "auth", level: level, message: message, details: details))
         } catch {
             logger.error("cannot append to the server log: \(error)")
         }

@@ -45,10 +45,11 @@ struct JSONWebKeySet: Sendable {
         }
     }
 
-    /// The keys a token with this `kid` may be signed with: the key of that id; every key when the token names
-    /// none.
+    /// The keys a token with this `kid` may be signed with: the key of that id, else the keys without an id (some
+    /// providers publish none); every key when the token names none.
     func keys(for id: String?) -> [_RSA.Signing.PublicKey] {
         guard let id else { return keys.map(\.publicKey) }
-        return keys.filter { $0.id == id }.map(\.publicKey)
+        let named = keys.filter { $0.id == id }
+        return (named.isEmpty ? keys.filter { $0.id == nil } : named).map(\.publicKey)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Synchronization
 import _CryptoExtras
 #if canImport(FoundationNetworking)
@@ -8,13 +7,15 @@ import FoundationNetworking
 
 /// The custom-token provider's keys fetched from its JWK URI (``AppConfiguration/CustomToken/jwkURI``), cached.
 ///
-/// - The set is fetched at the first login and again once it is ``maxAge`` old.
-/// - A token whose `kid` the cached set lacks (the provider rotated its keys) fetches the set again, at most once
-///   per ``refetchInterval``, so a flood of tokens with made-up ids cannot flood the provider.
-/// - When a fetch fails (the provider is down, the answer is not a key set), the keys fetched before keep being
-///   used for up to ``staleLimit``; with none, the login is refused with `signingKeysUnavailable` (HTTP 503) and
-///   the failure is remembered for ``refetchInterval``.
-/// - Logins at the same time share one fetch.
+/// - The set is fetched at the first login. Once it is ``maxAge`` old, the next login is checked with it as it is
+///   and starts a fetch in the background.
+/// - A token whose `kid` the set lacks (the provider rotated its keys) waits for a new fetch, at most one per
+///   ``refetchInterval``, so tokens with made-up ids cannot flood the provider.
+/// - Logins that need a fetch while one runs wait for that one.
+/// - When a fetch fails (the provider is down, the answer is not a key set), the keys fetched before keep being used
+///   for up to ``staleLimit``; with none, the login is refused with `signingKeysUnavailable` (HTTP 503), and for
+///   ``refetchInterval`` the failure is answered without asking the provider again.
+/// - What went wrong goes to the server log (`report`), never to the client: the URI may name internal hosts.
 ///
 /// Outpost-only; App Services' "Use JWK URI" does the same without saying how often it fetches.
 final class JSONWebKeySource: Sendable {
@@ -27,8 +28,11 @@ final class JSONWebKeySource: Sendable {
     /// The largest key set read (identity providers publish a few kilobytes).
     static let maxSize = 1 << 20
 
+    typealias Fetched = Result<JSONWebKeySet, FetchError>
+
     let url: URL
-    private let logger: Logger
+    /// Writes a line to the server log: level ("info", "error"), message.
+    private let report: @Sendable (String, String) async -> Void
     private let state = Mutex(State())
 
     private struct State {
@@ -36,17 +40,24 @@ final class JSONWebKeySource: Sendable {
         var fetchedAt: Date?
         /// When the last fetch began, and why it failed if it did.
         var lastAttempt: Date?
-        var lastFailure: String?
-        var inFlight: Task<Result<JSONWebKeySet, FetchError>, Never>?
+        var lastFailure: FetchError?
+        var inFlight: Task<Fetched, Never>?
     }
 
     struct FetchError: Error, CustomStringConvertible {
         var description: String
     }
 
-    init(url: URL, logger: Logger) {
+    /// What a login does with the cache.
+    private enum Plan {
+        case use([_RSA.Signing.PublicKey])
+        case wait(Task<Fetched, Never>, standIn: JSONWebKeySet?)
+        case fail
+    }
+
+    init(url: URL, report: @escaping @Sendable (String, String) async -> Void) {
         self.url = url
-        self.logger = logger
+        self.report = report
     }
 
     /// The keys that may have signed a token with this `kid` (every key when it names none).
@@ -54,76 +65,78 @@ final class JSONWebKeySource: Sendable {
     /// - Throws: ``AuthError`` `invalidSignature` when the set has no key of that id, `signingKeysUnavailable`
     ///   when no set can be had.
     func keys(for id: String?, now: Date) async throws(AuthError) -> [_RSA.Signing.PublicKey] {
-        let snapshot = state.withLock { $0 }
-        let recentlyTried = snapshot.lastAttempt.map { now.timeIntervalSince($0) < Self.refetchInterval } ?? false
-        let age = snapshot.fetchedAt.map { now.timeIntervalSince($0) }
-        // Keys fetched before that may stand in while the set cannot be fetched.
-        let standIn = age.map { $0 < Self.staleLimit } == true ? snapshot.set : nil
-        if let set = snapshot.set, let age, age < Self.maxAge {
-            let keys = set.keys(for: id)
-            if !keys.isEmpty || recentlyTried { return try Self.found(keys, id: id, url: url) }
-        } else if recentlyTried, let failure = snapshot.lastFailure {
-            // The last fetch failed a moment ago: the provider is not asked again yet.
-            if let standIn { return try Self.found(standIn.keys(for: id), id: id, url: url) }
-            throw Self.unavailable(url, failure)
-        }
-        switch await fetch(now: now) {
-        case .success(let set):
-            return try Self.found(set.keys(for: id), id: id, url: url)
-        case .failure(let error):
-            if let standIn {
-                logger.warning("custom-token keys: \(error); using the keys fetched before")
-                return try Self.found(standIn.keys(for: id), id: id, url: url)
-            }
-            throw Self.unavailable(url, error.description)
-        }
-    }
-
-    /// One fetch of the set, shared by the logins waiting for it; the cache is updated with its outcome.
-    private func fetch(now: Date) async -> Result<JSONWebKeySet, FetchError> {
-        let task = state.withLock { state in
-            if let running = state.inFlight { return running }
-            state.lastAttempt = now
-            let url = url
-            let task = Task { await Self.download(url) }
-            state.inFlight = task
-            return task
-        }
-        let result = await task.value
-        state.withLock { state in
-            guard state.inFlight == task else { return }
-            state.inFlight = nil
-            switch result {
+        switch plan(for: id, now: now) {
+        case .use(let keys):
+            return try Self.found(keys, id: id)
+        case .fail:
+            throw Self.unavailable
+        case .wait(let task, let standIn):
+            switch await task.value {
             case .success(let set):
-                state.set = set
-                state.fetchedAt = now
-                state.lastFailure = nil
-            case .failure(let error):
-                state.lastFailure = error.description
+                return try Self.found(set.keys(for: id), id: id)
+            case .failure:
+                guard let keys = standIn?.keys(for: id), !keys.isEmpty else { throw Self.unavailable }
+                return keys
             }
         }
-        switch result {
-        case .success(let set): logger.info("custom-token keys: fetched \(set.keys.count) from \(url)")
-        case .failure(let error): logger.error("custom-token keys: \(error)")
-        }
-        return result
     }
 
-    private static func download(_ url: URL) async -> Result<JSONWebKeySet, FetchError> {
+    private func plan(for id: String?, now: Date) -> Plan {
+        state.withLock { state in
+            let age = state.fetchedAt.map { now.timeIntervalSince($0) }
+            // Keys fetched before that may stand in while the set cannot be fetched.
+            let standIn = age.map { $0 < Self.staleLimit } == true ? state.set : nil
+            let known = standIn?.keys(for: id) ?? []
+            let recentlyTried = state.lastAttempt.map { now.timeIntervalSince($0) < Self.refetchInterval } ?? false
+            if !known.isEmpty {
+                // A known key is used at once; a set past its age is fetched again in the background.
+                if let age, age >= Self.maxAge, state.inFlight == nil, !recentlyTried { _ = startFetch(&state, now: now) }
+                return .use(known)
+            }
+            if let running = state.inFlight { return .wait(running, standIn: standIn) }
+            if recentlyTried {
+                // An unknown id, or no set: the provider is not asked again yet. A set that was fetched fine
+                // lacks the id (401); a failed fetch makes it a 503.
+                return state.lastFailure == nil && standIn != nil ? .use([]) : .fail
+            }
+            return .wait(startFetch(&state, now: now), standIn: standIn)
+        }
+    }
+
+    /// Starts a fetch; its outcome goes into the cache before anyone waiting for it resumes.
+    private func startFetch(_ state: inout State, now: Date) -> Task<Fetched, Never> {
+        state.lastAttempt = now
+        state.lastFailure = nil
+        let task = Task<Fetched, Never> { [url, report] in
+            let result = await Self.download(url)
+            self.state.withLock { state in
+                state.inFlight = nil
+                switch result {
+                case .success(let set):
+                    state.set = set
+                    state.fetchedAt = now
+                case .failure(let error):
+                    state.lastFailure = error
+                }
+            }
+            switch result {
+            case .success(let set): await report("info", "custom-token keys: fetched \(set.keys.count) from \(url)")
+            case .failure(let error): await report("error", "custom-token keys: \(error)")
+            }
+            return result
+        }
+        state.inFlight = task
+        return task
+    }
+
+    private static func download(_ url: URL) async -> Fetched {
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let data: Data
-        let response: URLResponse
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            data = try await LimitedDownload.data(for: request, limit: maxSize)
         } catch {
-            return .failure(FetchError(description: "cannot fetch \(url): \(error.localizedDescription)"))
-        }
-        if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-            return .failure(FetchError(description: "\(url) answered HTTP \(http.statusCode)"))
-        }
-        guard data.count <= maxSize else {
-            return .failure(FetchError(description: "\(url) answered more than \(maxSize) bytes"))
+            return .failure(FetchError(description: "cannot fetch \(url): \(error)"))
         }
         do {
             return .success(try JSONWebKeySet(parsing: String(decoding: data, as: UTF8.self)))
@@ -132,16 +145,11 @@ final class JSONWebKeySource: Sendable {
         }
     }
 
-    private static func found(_ keys: [_RSA.Signing.PublicKey], id: String?, url: URL) throws(AuthError)
-        -> [_RSA.Signing.PublicKey]
-    {
+    private static func found(_ keys: [_RSA.Signing.PublicKey], id: String?) throws(AuthError) -> [_RSA.Signing.PublicKey] {
         guard keys.isEmpty else { return keys }
-        throw AuthError(.invalidSignature,
-            "invalid custom auth token: the provider's key set (\(url)) has no RS256 key '\(id ?? "")'")
+        throw AuthError(.invalidSignature, "invalid custom auth token: no signing key of the identity provider has its 'kid'")
     }
 
-    private static func unavailable(_ url: URL, _ reason: String) -> AuthError {
-        AuthError(.signingKeysUnavailable,
-                  "the custom-token provider's signing keys are unavailable (\(reason)); try again later")
-    }
+    private static let unavailable = AuthError(
+        .signingKeysUnavailable, "the custom-token provider's signing keys are unavailable; try again later")
 }

@@ -49,10 +49,19 @@ const document = {
   getElementById: (id) => body.findAll((node) => node.attributes.id === id, [])[0] || null,
 };
 const storage = new Map();
+const timers = [];
+const cleared = new Set();
+// Answers for paths in `slow` arrive 300 ms late.
+const slow = new Set();
 const environment = {
-  document, fetch, origin, confirm: () => true,
+  document, origin, confirm: () => true,
+  fetch: async (url, options) => {
+    if ([...slow].some((path) => url.includes(path))) await new Promise((resolve) => setTimeout(resolve, 300));
+    return fetch(url, options);
+  },
   storage: { getItem: (k) => storage.get(k) || null, setItem: (k, v) => storage.set(k, v), removeItem: (k) => storage.delete(k) },
-  setTimeout: () => 1, clearTimeout: () => {},
+  setTimeout: (callback) => { timers.push(callback); return timers.length; },
+  clearTimeout: (id) => { cleared.add(id); },
 };
 
 function find(attribute, value) {
@@ -93,8 +102,26 @@ const text = (id) => (document.getElementById(id) || { textContent: "" }).textCo
   await fire(find("id", "tab-logs"), "click");
   transcript.logs = text("view");
   find("id", "log-kind").value = logKind;
-  await fire(find("id", "log-refresh"), "click");
+  await fire(find("id", "log-controls"), "submit");
   transcript.filteredLogs = text("view");
+  find("id", "log-auto").checked = true;
+  await fire(find("id", "log-auto"), "change");
+  transcript.timersArmed = timers.length;
+  await timers[0]();
+  transcript.kindAfterAutoRefresh = find("id", "log-kind").value;
+  // A refresh still under way when the user goes to another tab.
+  const pending = fire(find("id", "log-controls"), "submit");
+  await fire(find("id", "tab-users"), "click");
+  await pending;
+  transcript.timerCleared = cleared.has(timers.length);
+  transcript.timerAfterLeaving = Console.state.logTimer;
+  // A slow answer for the tab the user left arrives after the next tab's.
+  slow.add("/users");
+  const slowUsers = fire(find("id", "tab-users"), "click");
+  await fire(find("id", "tab-overview"), "click");
+  await slowUsers;
+  slow.clear();
+  transcript.race = text("view");
   await fire(find("id", "sign-out"), "click");
   transcript.afterSignOut = body.textContent;
   transcript.storedKeyAfterSignOut = storage.get("outpostAdminKey") || null;

@@ -21,7 +21,7 @@ import Testing
                 #expect(response.headers["cache-control"] == "no-store")
             }
             let page = try await server.client.send("GET", "/admin")
-            #expect(page.text.contains(#"<script src="/admin/console.js" defer></script>"#))
+            #expect(page.text.contains(#"<script src="admin/console.js" defer></script>"#))
             #expect(!page.text.contains("<script>"), "no inline script")
         }
     }
@@ -77,7 +77,7 @@ import Testing
                 appId: server.appId, kind: "compensating_write", level: "warning", message: "write to Item rejected",
                 details: .document(["table": .string("Item")])))
 
-            let output = try await Self.run(node, [harness.path, script.path, "http://127.0.0.1:\(server.port)", key, bob.id, "Item",
+            let output = try await Self.run(node, [harness.path, script.path, "http://127.0.0.1:\(server.port)/", key, bob.id, "Item",
                                                    "compensating_write"])
             let transcript = try #require(JSONValue.parse(output), "not JSON: \(output)")
             func text(_ step: String) -> String { transcript[step]?.stringValue ?? "" }
@@ -102,6 +102,12 @@ import Testing
                     "\(text("logs"))")
             #expect(text("filteredLogs").contains("write to Item rejected") && !text("filteredLogs").contains("deleted user"),
                     "\(text("filteredLogs"))")
+            // Auto-refresh: armed when ticked, refreshes the records only (the filter stays), stopped on leaving.
+            #expect(transcript["timersArmed"] == .int(1))
+            #expect(text("kindAfterAutoRefresh") == "compensating_write")
+            #expect(transcript["timerCleared"] == .bool(true) && transcript["timerAfterLeaving"] == .null)
+            // A slow answer for the tab left behind does not overwrite the tab the user went to.
+            #expect(text("race").hasPrefix("Overview"), "\(text("race"))")
             #expect(text("afterSignOut").contains("Sign in") && transcript["storedKeyAfterSignOut"] == .null)
             #expect(text("reopened").contains("App id | \(server.appId)"))
         }
