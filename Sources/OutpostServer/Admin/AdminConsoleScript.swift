@@ -183,20 +183,34 @@ const OutpostConsole = (() => {
     const rows = users.map((user) => [
       user.id, user.provider, user.identity, user.created_at,
       user.disabled ? "disabled" : user.confirmed ? "active" : "unconfirmed",
-      el("button", { class: "danger", "data-user": user.id, onclick: () => deleteUser(user.id) }, "Delete"),
+      el("span", { class: "actions" },
+        el("button", { "data-toggle": user.id, onclick: () => setDisabled(user.id, !user.disabled) },
+          user.disabled ? "Enable" : "Disable"),
+        el("button", { class: "danger", "data-user": user.id, onclick: () => deleteUser(user.id) }, "Delete")),
     ]);
     byId("view").replaceChildren(
       el("h2", {}, "Users (" + users.length + ")"),
       users.length ? table(["Id", "Provider", "Identity", "Created", "State", ""], rows) : el("p", {}, "No users yet."));
   }
 
-  async function deleteUser(id) {
+  function deleteUser(id) {
     if (!env.confirm("Delete user " + id + "? Their sessions and API keys go too.")) return;
+    return changeUser("/users/" + encodeURIComponent(id), "DELETE", "Deleted user " + id + ".");
+  }
+
+  // Disabling stops the user's tokens and closes their sync connections until they are enabled again.
+  function setDisabled(id, disabled) {
+    if (disabled && !env.confirm("Disable user " + id + "? They are signed out everywhere until enabled.")) return;
+    return changeUser("/users/" + encodeURIComponent(id) + (disabled ? "/disable" : "/enable"), "PUT",
+      (disabled ? "Disabled" : "Enabled") + " user " + id + ".");
+  }
+
+  async function changeUser(path, method, done) {
     const generation = ++state.generation;
     try {
-      await request("/users/" + encodeURIComponent(id), "DELETE");
+      await request(path, method);
       await renderUsers(generation);
-      if (generation === state.generation) showStatus("Deleted user " + id + ".");
+      if (generation === state.generation) showStatus(done);
     } catch (error) {
       if (generation !== state.generation) return;
       if (error.status === 403) return signOut();
@@ -270,7 +284,7 @@ const OutpostConsole = (() => {
     renderSignIn();
   }
 
-  return { start, signIn, signOut, showTab, openCollection, deleteUser, state };
+  return { start, signIn, signOut, showTab, openCollection, deleteUser, setDisabled, state };
 })();
 
 if (typeof module !== "undefined" && module.exports) {

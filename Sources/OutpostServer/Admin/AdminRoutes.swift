@@ -15,6 +15,8 @@ struct AdminRoutes: Sendable {
         group.get("app", use: guarded(appSummary))
         group.get("users", use: guarded(users))
         group.delete("users/:id", use: guarded(deleteUser))
+        group.put("users/:id/disable", use: guarded(disableUser))
+        group.put("users/:id/enable", use: guarded(enableUser))
         group.get("collections", use: guarded(collections))
         group.get("collections/:name/documents", use: guarded(documents))
         group.get("sessions", use: guarded(sessions))
@@ -109,7 +111,39 @@ struct AdminRoutes: Sendable {
         }
         try? await application.storage.appendLog(
             LogRecord(appId: appId, kind: "admin", level: "info", message: "deleted user \(id)"))
+        await closeSyncConnections(of: id, "the user was deleted")
         return Response(status: .noContent)
+    }
+
+    /// `PUT users/{id}/disable`: the user's tokens stop working (access and refresh) and their sync connections are
+    /// closed, until `enable`; nothing of theirs is deleted. As App Services' admin API, 204.
+    @Sendable func disableUser(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try await setDisabled(true, context)
+    }
+
+    /// `PUT users/{id}/enable`: a disabled user's tokens work again. 204.
+    @Sendable func enableUser(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try await setDisabled(false, context)
+    }
+
+    private func setDisabled(_ disabled: Bool, _ context: OutpostRequestContext) async throws -> Response {
+        let id = context.parameters.get("id") ?? ""
+        guard var user = try await application.storage.user(appId: appId, id: id) else {
+            throw APIError.notFound("no user with id \(DataAPIValidation.quoted(id))")
+        }
+        if user.disabled != disabled {
+            user.disabled = disabled
+            try await application.storage.updateUser(user)
+            try? await application.storage.appendLog(LogRecord(
+                appId: appId, kind: "admin", level: "info", message: "\(disabled ? "disabled" : "enabled") user \(id)"))
+        }
+        if disabled { await closeSyncConnections(of: id, "the user was disabled") }
+        return Response(status: .noContent)
+    }
+
+    private func closeSyncConnections(of userId: String, _ reason: String) async {
+        guard let engine = application.syncHandler as? SyncEngine else { return }
+        await engine.closeConnections(appId: appId, userId: userId, reason: reason)
     }
 
     @Sendable func collections(_ request: Request, context: OutpostRequestContext) async throws -> Response {

@@ -31,6 +31,14 @@ public final class SyncEngine: SyncConnectionHandler {
     /// Serialises the recording of each app's schema (``checkSchema(settings:written:)``).
     private let schemaLock = AppTransactionLock()
     private let settingsProvider: @Sendable (String) async -> SyncAppSettings?
+    /// The open connections' close functions, by app and user id, then by a number of their own.
+    private let openConnections = Mutex<(next: Int, byUser: [UserKey: [Int: @Sendable (UInt16, String) async -> Void]])>(
+        (0, [:]))
+
+    private struct UserKey: Hashable {
+        var appId: String
+        var userId: String
+    }
 
     /// - Parameters:
     ///   - storage: where documents and history live.
@@ -53,7 +61,29 @@ public final class SyncEngine: SyncConnectionHandler {
         logger[metadataKey: "user"] = "\(connection.user.userId)"
         metrics.connectionOpened()
         defer { metrics.connectionClosed() }
+        let key = UserKey(appId: connection.user.appId, userId: connection.user.userId)
+        let number = openConnections.withLock { state in
+            state.next += 1
+            state.byUser[key, default: [:]][state.next] = connection.close
+            return state.next
+        }
+        defer {
+            openConnections.withLock { state in
+                state.byUser[key]?[number] = nil
+                if state.byUser[key]?.isEmpty == true { state.byUser[key] = nil }
+            }
+        }
         await SyncConnectionLoop(engine: self, connection: connection, logger: logger).run()
+    }
+
+    /// Closes every open sync connection of a user (WebSocket close code 1008, policy violation, with `reason`),
+    /// for example once an admin disabled or deleted them: their next connection is refused at its token.
+    /// Returns how many were closed. Outpost-only.
+    @discardableResult
+    public func closeConnections(appId: String, userId: String, reason: String) async -> Int {
+        let closes = openConnections.withLock { Array(($0.byUser[UserKey(appId: appId, userId: userId)] ?? [:]).values) }
+        for close in closes { await close(1008, reason) }
+        return closes.count
     }
 
     /// Forwards the storage's change notifications (from every process) to the sessions until cancelled, and

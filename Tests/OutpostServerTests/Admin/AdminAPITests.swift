@@ -80,4 +80,39 @@ import Testing
             #expect(try await server.data("Item", "find", "{}", as: bob).status == 401)
         }
     }
+
+    @Test func disablingAUserStopsTheirTokensAndClosesTheirSyncConnections() async throws {
+        try await withDataServer { server in
+            let key = try server.adminKey
+            let user = try await server.newUser()
+            let other = try await server.newUser()
+            let url = "ws://127.0.0.1:\(server.port)/api/client/v2.0/app/\(server.appId)/realm-sync"
+            let connection = try await SyncTestClient.connect(url: url, accessToken: user.token)
+            let bystander = try await SyncTestClient.connect(url: url, accessToken: other.token)
+            #expect(try await server.data("Item", "find", "{}", as: user).status == 200)
+
+            #expect(try await admin(server, "PUT", "users/\(user.id)/disable", key: key).status == 204)
+            let reason = try await connection.waitForClose(timeout: .seconds(10))
+            #expect(reason?.contains("the user was disabled") == true, "\(reason ?? "nil")")
+            #expect(try await server.data("Item", "find", "{}", as: user).status == 401, "the access token stops working")
+            let refused = try await server.client.send("GET", "/api/client/v2.0/app/\(server.appId)/realm-sync", bearer: user.token)
+            #expect(refused.status == 401, "a new sync connection is refused")
+            #expect(try await admin(server, "GET", "users", key: key).json["users"]?.items
+                .first { $0["id"]?.stringValue == user.id }?["disabled"] == .bool(true))
+            // Another user's connection stays open.
+            #expect(try await server.data("Item", "find", "{}", as: other).status == 200)
+            bystander.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))
+            _ = try await bystander.next(timeout: .seconds(10))
+
+            #expect(try await admin(server, "PUT", "users/\(user.id)/enable", key: key).status == 204)
+            #expect(try await server.data("Item", "find", "{}", as: user).status == 200, "enabled again")
+            let messages = try await admin(server, "GET", "logs?kind=admin", key: key).json["logs"]?.items.compactMap { $0["message"]?.stringValue }
+            #expect(messages == ["disabled user \(user.id)", "enabled user \(user.id)"])
+
+            #expect(try await admin(server, "PUT", "users/nobody/disable", key: key).status == 404)
+            #expect(try await admin(server, "PUT", "users/\(user.id)/disable", key: nil).status == 403)
+            #expect(try await admin(server, "PUT", "users/\(user.id)/enable", key: key + "x").status == 403)
+            await bystander.close()
+        }
+    }
 }

@@ -89,6 +89,11 @@ const text = (id) => (document.getElementById(id) || { textContent: "" }).textCo
   transcript.overview = text("view");
   await fire(find("id", "tab-users"), "click");
   transcript.users = text("view");
+  await fire(find("data-toggle", userToDelete), "click");
+  transcript.disabled = text("view");
+  transcript.disableStatus = text("status");
+  await fire(find("data-toggle", userToDelete), "click");
+  transcript.enabled = text("view");
   await fire(find("data-user", userToDelete), "click");
   transcript.afterDelete = text("view");
   transcript.deleteStatus = text("status");

@@ -44,7 +44,8 @@ import Testing
                 #expect(try await server.client.send("GET", "/api/admin/v1" + path).status == 403, "\(path)")
             }
             #expect(AdminConsoleScript.text.contains(#"request("/collections/" + encodeURIComponent(name) + "/documents?limit=100")"#))
-            #expect(AdminConsoleScript.text.contains(#"request("/users/" + encodeURIComponent(id), "DELETE")"#))
+            #expect(AdminConsoleScript.text.contains(#"changeUser("/users/" + encodeURIComponent(id), "DELETE""#))
+            #expect(AdminConsoleScript.text.contains(#"(disabled ? "/disable" : "/enable"), "PUT""#))
             let app = try await server.client.send("GET", "/api/admin/v1/app", headers: ["X-Admin-Key": key])
             let json = JSONValue.parse(app.text)
             #expect(json?["app_id"] == .string(server.appId))
@@ -89,6 +90,11 @@ import Testing
             #expect(text("overview").contains("App id | \(server.appId)") && text("overview").contains("Live sync connections | 0"),
                     "\(text("overview"))")
             #expect(text("users").contains("Users (2)") && text("users").contains(alice.id) && text("users").contains(bob.id))
+            // Disable, then enable: the row's state and button follow, and the server refuses the user meanwhile.
+            #expect(text("disabled").contains("\(bob.id) | anon-user | \(bob.id) |") && text("disabled").contains("| disabled | Enable"),
+                    "\(text("disabled"))")
+            #expect(text("disableStatus") == "Disabled user \(bob.id).")
+            #expect(text("enabled").contains("| active | Disable") && !text("enabled").contains("| disabled |"), "\(text("enabled"))")
             #expect(text("afterDelete").contains("Users (1)") && !text("afterDelete").contains(bob.id), "\(text("afterDelete"))")
             #expect(text("deleteStatus") == "Deleted user \(bob.id).")
             #expect(try await server.storage.user(appId: server.appId, id: bob.id) == nil, "the user is gone from the server")
