@@ -106,6 +106,32 @@ import Testing
         }
     }
 
+    /// An admin disables a user whose synced Realm is connected (`PUT /api/admin/v1/users/{id}/disable`): the
+    /// server closes the connection, the next one is refused at its token, the refresh too, and the session reports
+    /// `.clientUserError` and logs the user out, as for any refused refresh token.
+    @Test func aUserDisabledByAnAdminWhileConnectedIsLoggedOut() async throws {
+        try await withTestApp { t in
+            let reports = SyncReports()
+            reports.install(on: t.app)
+            let user = try await t.emailUser()
+            var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+                subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
+            })
+            configuration.objectTypes = [NumberedItem.self]
+            let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
+            #expect(realm.syncSession?.connectionState == .connected)
+            let adminKey = try String(contentsOf: t.server.dataDirectory.appendingPathComponent("admin-key"), encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let disabled = try await t.server.client.send("PUT", "/api/admin/v1/users/\(user.id)/disable",
+                                                          headers: ["X-Admin-Key": adminKey])
+            #expect(disabled.status == 204)
+            let errors = try await reports.waitForErrors(1, timeout: .seconds(60))
+            #expect(errors.first?.code == .clientUserError, "\(errors)")
+            try await eventually(timeout: .seconds(30), "the log-out") { !user.isLoggedIn }
+            #expect(realm.syncSession?.state != .active, "the session stopped with the log-out")
+        }
+    }
+
     @Test func aUserDisabledOnTheServerIsUserNotFound() async throws {
         try await withTestApp { t in
             let user = try await t.emailUser()
