@@ -51,6 +51,31 @@ import Testing
         }
     }
 
+    /// A suspend while the socket waits for a handshake that never comes ends that attempt at once. Before, the
+    /// suspend (and every control after it: the next resume too) waited until the socket opened or the app's
+    /// connect timeout passed — two minutes by default.
+    @Test func aSuspendWhileConnectingEndsTheAttemptAtOnce() async throws {
+        try await withStoppedServer("suspend-connecting", connectTimeout: 60_000) { _, configuration, port in
+            let listener = try SilentListener(port: port)
+            defer { listener.close() }
+            let realm = try await Realm(configuration: configuration)
+            let session = try #require(realm.syncSession)
+            try await eventually(timeout: .seconds(10), "the attempt to connect") { session.connectionState == .connecting }
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            session.suspend()
+            try await withDeadline(.seconds(10), "the suspend") { await session.controlSettled() }
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(session.state == .inactive && session.connectionState == .disconnected)
+            // A resume starts a new attempt at once (it too waits for the silent listener).
+            session.resume()
+            try await withDeadline(.seconds(10), "the resume") { await session.controlSettled() }
+            try await eventually(timeout: .seconds(10), "the new attempt") { session.connectionState == .connecting }
+            session.suspend()
+            try await withDeadline(.seconds(10), "the second suspend") { await session.controlSettled() }
+        }
+    }
+
     @Test func aCancelledWaitStopsWaitingWithoutAServer() async throws {
         try await withStoppedServer("wait-cancelled") { _, configuration, _ in
             let realm = try await Realm(configuration: configuration)

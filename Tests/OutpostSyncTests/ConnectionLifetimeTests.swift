@@ -16,6 +16,10 @@ import Testing
         let engine = SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil }
         try await withTestServer(configuration: app, storage: storage, handler: engine) { server in
             try await withClientApp(server) { clientApp in
+                // The session's log, printed if the upload after the storm does not finish.
+                let log = KillTests.LockedValue<[String]>([])
+                clientApp.syncManager.logLevel = .debug
+                clientApp.syncManager.logger = { _, line in log.withLock { $0.append("\(Date().timeIntervalSince1970) \(line)") } }
                 let user = try await clientApp.login(credentials: .anonymous)
                 // B's Realm is kept open to the end: a session whose file has no open Realm closes its connection
                 // `connectionLingerTime` (30 s) after its uploads, which a slow run reaches.
@@ -34,7 +38,12 @@ import Testing
                 // The last resume's connection works: a write still syncs.
                 let item = ConvergenceItem()
                 try realm.write { realm.add(item) }
-                try await withDeadline(.seconds(30), "upload after the suspends") { try await session.wait(for: .upload) }
+                do {
+                    try await withDeadline(.seconds(30), "upload after the suspends") { try await session.wait(for: .upload) }
+                } catch {
+                    Issue.record("\(error); the session's log:\n\(log.withLock { $0 }.suffix(40).joined(separator: "\n"))")
+                    throw error
+                }
                 session.suspend()
                 // The other device (B) keeps its one connection; this one's are all closed.
                 try await eventually(timeout: .seconds(20), "only B's connection is left: \(engine.activeConnections)") {

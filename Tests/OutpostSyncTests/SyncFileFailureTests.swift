@@ -31,7 +31,7 @@ import Testing
                     reports.errors.contains { $0.code == .clientInternalError && $0.message.contains("the disk is full") }
                 }
                 // Two more attempts at least (about 2 s, then 4 s of backoff), still one report.
-                try await eventually(timeout: .seconds(30), "two more failed attempts") {
+                try await eventually(timeout: .seconds(60), "two more failed attempts") {
                     reports.lines.filter { $0.contains("could not read or write") && $0.contains("the disk is full") }.count >= 3
                 }
                 #expect(reports.errors.filter { $0.code == .clientInternalError }.count == 1)

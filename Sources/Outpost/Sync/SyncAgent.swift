@@ -393,6 +393,8 @@ actor SyncAgent {
         let conn: SyncConnection
         do {
             conn = try await SyncConnection.connect(url: url, accessToken: token, timeout: .milliseconds(Int(timeouts.connectTimeout)))
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             forceTokenRefresh = true
             throw error

@@ -91,6 +91,8 @@ final class SyncConnection: Sendable {
         if let failure {
             budget.close()
             task.cancel()
+            // A stop (suspend, log-out) while connecting ends the attempt at once, not when the socket opens.
+            if Task.isCancelled { throw CancellationError() }
             throw ConnectError(url: url, underlying: failure, isTimeout: opened.timedOut)
         }
         return SyncConnection(events: events, eventsContinuation: eventsContinuation, outgoing: outgoing, task: task,
@@ -144,19 +146,25 @@ final class OpenSignal: @unchecked Sendable {
         c?.resume(returning: failure)
     }
 
+    /// The outcome: nil when the socket opened first; a reason when it failed, timed out or the waiting task was
+    /// cancelled first.
     func wait(timeout: Duration) async throws -> String? {
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             self?.signal("timed out after \(timeout)", timedOut: true)
         }
         defer { timer.cancel() }
-        return await withCheckedContinuation { c in
-            let now: String?? = lock.withLock {
-                if let result { return result }
-                continuation = c
-                return nil
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { c in
+                let now: String?? = lock.withLock {
+                    if let result { return result }
+                    continuation = c
+                    return nil
+                }
+                if let now { c.resume(returning: now) }
             }
-            if let now { c.resume(returning: now) }
+        } onCancel: {
+            self.signal("cancelled")
         }
     }
 }
