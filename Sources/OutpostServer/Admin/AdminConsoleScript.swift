@@ -174,7 +174,13 @@ const OutpostConsole = (() => {
       ["Data API", app.data_api ? "enabled" : "disabled"],
       ["Live sync connections", String(sessions.activeConnections)],
     ];
-    byId("view").replaceChildren(el("h2", {}, "Overview"), table(null, rows));
+    const users = sessions.users || [];
+    const parts = [el("h2", {}, "Overview"), table(null, rows)];
+    if (users.length) {
+      parts.push(el("h3", {}, "Connected users"),
+        table(["User", "Connections"], users.map((u) => [u.user_id, String(u.connections)])));
+    }
+    byId("view").replaceChildren(...parts);
   }
 
   async function renderUsers(generation) {

@@ -169,9 +169,11 @@ struct AdminRoutes: Sendable {
 
     @Sendable func sessions(_ request: Request, context: OutpostRequestContext) async throws -> Response {
         let engine = application.syncHandler as? SyncEngine
+        let users = engine?.connectedUsers(appId: appId) ?? []
         return .json(.object([
             "activeConnections": .int(Int64(engine?.activeConnections ?? 0)),
             "syncEngine": .bool(engine != nil),
+            "users": .array(users.map { .object(["user_id": .string($0.userId), "connections": .int(Int64($0.connections))]) }),
         ]))
     }
 

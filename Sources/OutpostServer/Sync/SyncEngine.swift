@@ -76,6 +76,13 @@ public final class SyncEngine: SyncConnectionHandler {
         await SyncConnectionLoop(engine: self, connection: connection, logger: logger).run()
     }
 
+    /// The users of an app with open sync connections, and how many each has, by user id. Outpost-only.
+    public func connectedUsers(appId: String) -> [(userId: String, connections: Int)] {
+        openConnections.withLock { state in
+            state.byUser.filter { $0.key.appId == appId }.map { (userId: $0.key.userId, connections: $0.value.count) }
+        }.sorted { $0.userId < $1.userId }
+    }
+
     /// Closes every open sync connection of a user (WebSocket close code 1008, policy violation, with `reason`),
     /// for example once an admin disabled or deleted them: their next connection is refused at its token.
     /// Returns how many were closed. Outpost-only.

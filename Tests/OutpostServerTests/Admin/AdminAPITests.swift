@@ -90,6 +90,9 @@ import Testing
             let connection = try await SyncTestClient.connect(url: url, accessToken: user.token)
             let bystander = try await SyncTestClient.connect(url: url, accessToken: other.token)
             #expect(try await server.data("Item", "find", "{}", as: user).status == 200)
+            let connected = try await admin(server, "GET", "sessions", key: key).json["users"]?.items
+            #expect(Set(connected?.compactMap { $0["user_id"]?.stringValue } ?? []) == [user.id, other.id])
+            #expect(connected?.allSatisfy { $0["connections"] == .int(1) } == true)
 
             #expect(try await admin(server, "PUT", "users/\(user.id)/disable", key: key).status == 204)
             let reason = try await connection.waitForClose(timeout: .seconds(10))
@@ -99,6 +102,15 @@ import Testing
             #expect(refused.status == 401, "a new sync connection is refused")
             #expect(try await admin(server, "GET", "users", key: key).json["users"]?.items
                 .first { $0["id"]?.stringValue == user.id }?["disabled"] == .bool(true))
+            // The closed connection leaves the list once its loop has ended.
+            var remaining: [String] = []
+            for _ in 0..<200 {
+                remaining = try await admin(server, "GET", "sessions", key: key).json["users"]?.items
+                    .compactMap { $0["user_id"]?.stringValue } ?? []
+                if remaining == [other.id] { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(remaining == [other.id])
             // Another user's connection stays open.
             #expect(try await server.data("Item", "find", "{}", as: other).status == 200)
             bystander.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))

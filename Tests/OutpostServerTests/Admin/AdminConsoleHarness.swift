@@ -24,7 +24,8 @@ class Element {
     this.checked = false;
   }
   append(...nodes) {
-    for (const node of nodes) this.children.push(typeof node === "string" ? new Text(node) : node);
+    // As in a browser, anything that is not a node becomes text (a stray null shows as "null").
+    for (const node of nodes) this.children.push(node instanceof Element || node instanceof Text ? node : new Text(node));
   }
   replaceChildren(...nodes) { this.children = []; this.append(...nodes); }
   setAttribute(name, value) { this.attributes[name] = String(value); }

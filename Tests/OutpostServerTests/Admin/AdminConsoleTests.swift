@@ -116,6 +116,11 @@ import Testing
             #expect(text("race").hasPrefix("Overview"), "\(text("race"))")
             #expect(text("afterSignOut").contains("Sign in") && transcript["storedKeyAfterSignOut"] == .null)
             #expect(text("reopened").contains("App id | \(server.appId)"))
+            guard case .object(let steps) = transcript else { return }
+            for (step, value) in steps {
+                #expect(!(value.stringValue ?? "").contains("null") && !(value.stringValue ?? "").contains("undefined"),
+                        "\(step) shows a stray value: \(value)")
+            }
         }
     }
 
