@@ -9,7 +9,13 @@ struct AdminConsoleRoutes {
     static let path = "admin"
 
     func register(on router: Router<OutpostRequestContext>) {
-        router.get(RouterPath(Self.path)) { _, _ in Self.response(AdminConsolePage.html, type: "text/html; charset=utf-8") }
+        router.get(RouterPath(Self.path)) { request, _ in
+            // The page's links are relative to `…/admin`; from `…/admin/` they would miss, so that goes to `…/admin`.
+            guard !request.uri.path.hasSuffix("/") else {
+                return Response(status: .movedPermanently, headers: [.location: "../admin", .cacheControl: "no-store"])
+            }
+            return Self.response(AdminConsolePage.html, type: "text/html; charset=utf-8")
+        }
         router.get(RouterPath(Self.path + "/console.js")) { _, _ in
             Self.response(AdminConsoleScript.text, type: "text/javascript; charset=utf-8")
         }

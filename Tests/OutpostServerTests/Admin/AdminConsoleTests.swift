@@ -20,6 +20,9 @@ import Testing
                         && !policy.contains("unsafe-inline"), "\(path): \(policy)")
                 #expect(response.headers["cache-control"] == "no-store")
             }
+            // `/admin/` would break the page's relative links: it is sent to `/admin`.
+            let slash = try Self.rawGET(port: server.port, path: "/admin/")
+            #expect(slash.hasPrefix("HTTP/1.1 301") && slash.lowercased().contains("location: ../admin\r\n"), "\(slash)")
             let page = try await server.client.send("GET", "/admin")
             #expect(page.text.contains(#"<script src="admin/console.js" defer></script>"#))
             #expect(!page.text.contains("<script>"), "no inline script")
@@ -122,6 +125,30 @@ import Testing
                         "\(step) shows a stray value: \(value)")
             }
         }
+    }
+
+    /// The head of the answer to a GET (URLSession would follow a redirect).
+    static func rawGET(port: Int, path: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestServerError("connect failed: errno \(errno)") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        guard write(fd, request, request.count) == request.count else { throw TestServerError("write failed") }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        return String(decoding: answer, as: UTF8.self)
     }
 
     /// The `node` executable on the PATH, if any.
