@@ -143,10 +143,7 @@ import Testing
         app.syncManager.logLevel = .warn
         do {
             let user = try await app.login(credentials: .anonymous)
-            var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
-                subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
-            })
-            configuration.objectTypes = [NumberedItem.self]
+            let configuration = numberedItemsConfiguration(user)
             _ = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
             _ = try await server.terminate()
             try await body(app, configuration, server.port)
@@ -167,10 +164,7 @@ struct SilentListener {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = LoopbackSocket.address(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

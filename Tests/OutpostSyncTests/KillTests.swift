@@ -157,10 +157,7 @@ final class NumberedItem: Object {
         do {
             let loggedIn = try await app.login(credentials: .anonymous)
             user = loggedIn
-            var configuration = loggedIn.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
-                subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
-            })
-            configuration.objectTypes = [NumberedItem.self]
+            let configuration = numberedItemsConfiguration(loggedIn)
             let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
             let session = realm.syncSession!
             // Upload progress in bytes: acknowledged, and acknowledged + queued (the latest report).

@@ -115,6 +115,15 @@ func eventuallyAsync(timeout: Duration = testPatience, _ what: String = "conditi
     throw SyncTestTimeout(description: "\(what) did not hold within \(timeout)")
 }
 
+/// A flexible configuration of `user` for `NumberedItem`s, subscribed to all of them (subscription "all").
+func numberedItemsConfiguration(_ user: User) -> Realm.Configuration {
+    var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
+        subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
+    })
+    configuration.objectTypes = [NumberedItem.self]
+    return configuration
+}
+
 /// The seed page's client set-up for `user`: a flexible configuration for `Item`s, optionally with the initial
 /// subscription `complexity <= 4`.
 func seedConfiguration(_ user: User, subscribed: Bool = true) -> Realm.Configuration {

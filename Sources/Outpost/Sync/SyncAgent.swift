@@ -393,10 +393,9 @@ actor SyncAgent {
         let conn: SyncConnection
         do {
             conn = try await SyncConnection.connect(url: url, accessToken: token, timeout: .milliseconds(Int(timeouts.connectTimeout)))
-        } catch is CancellationError {
-            throw CancellationError()
         } catch {
-            forceTokenRefresh = true
+            // A failed attempt may have failed on its token; a stopped one did not.
+            if !(error is CancellationError) { forceTokenRefresh = true }
             throw error
         }
         // However this returns or throws (cancelled, a failed read of the file, the server's close), the socket

@@ -129,16 +129,8 @@ import Testing
 
     /// The head of the answer to a GET (URLSession would follow a redirect).
     static func rawGET(port: Int, path: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try LoopbackSocket.connect(port: port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestServerError("connect failed: errno \(errno)") }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         guard write(fd, request, request.count) == request.count else { throw TestServerError("write failed") }
         var answer: [UInt8] = []

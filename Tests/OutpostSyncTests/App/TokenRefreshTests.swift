@@ -86,10 +86,7 @@ import Testing
             let reports = SyncReports()
             reports.install(on: t.app)
             let user = try await t.emailUser()
-            var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
-                subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
-            })
-            configuration.objectTypes = [NumberedItem.self]
+            let configuration = numberedItemsConfiguration(user)
             let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
             let session = try #require(realm.syncSession)
             // The session ends on the server, and the access token expires there: the next connection needs a
@@ -114,10 +111,7 @@ import Testing
             let reports = SyncReports()
             reports.install(on: t.app)
             let user = try await t.emailUser()
-            var configuration = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
-                subscriptions.append(QuerySubscription<NumberedItem>(name: "all"))
-            })
-            configuration.objectTypes = [NumberedItem.self]
+            let configuration = numberedItemsConfiguration(user)
             let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .always)
             #expect(realm.syncSession?.connectionState == .connected)
             let adminKey = try String(contentsOf: t.server.dataDirectory.appendingPathComponent("admin-key"), encoding: .utf8)
