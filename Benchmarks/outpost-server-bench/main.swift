@@ -1,7 +1,7 @@
 import Foundation
 import OutpostServerTesting
 
-// Usage: outpost-server-bench [ingest|fanout|fanout-live|idle|history|all] [documents] [rounds, ingest only]
+// Usage: outpost-server-bench [ingest|fanout|fanout-live|idle|history|upload-read|all] [documents] [rounds, ingest only]
 // (`fanout` readers decode after the run; `fanout-live` readers decode each download as it arrives.)
 // PostgreSQL cases need PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE (as in the tests).
 let arguments = CommandLine.arguments.dropFirst()
@@ -53,6 +53,13 @@ if which == "history" || which == "all" {
         let run = try await HistoryReadBenchmark.run(changesets: 20_000)
         print(String(format: "read 20000 stored changesets: direct %.3f s, JSONDecoder (baseline) %.3f s, %.2f× faster",
                      run.direct, run.codable, run.codable / run.direct))
+    }
+}
+if which == "upload-read" || which == "all" {
+    for _ in 0..<rounds {
+        let run = try await UploadReadBenchmark.run(objects: documents)
+        print(String(format: "read %d uploaded creates (1000 per message): direct %.3f s, general decoder (baseline) %.3f s, %.2f× faster",
+                     documents, run.direct, run.general, run.general / run.direct))
     }
 }
 if which == "idle" || which == "all" {

@@ -22,6 +22,8 @@ final class RealmInstance {
     /// This process's queue of writers to the file (`WriteLock`), held from `beginWrite` to the commit or rollback.
     private lazy var writeLock = WriteLock.forFile(path)
     private var holdsWriteLock = false
+    /// The connection commits with `synchronous=NORMAL` (``beginWrite(durable:)``) until the next durable write.
+    private var commitsRelaxed = false
     var isInvalidated = false
     var autorefresh = true
     /// The instance is an open that waits for the server before it returns (`downloadBeforeOpen`, `asyncOpen`):
@@ -171,7 +173,13 @@ final class RealmInstance {
 
     // MARK: Write transactions
 
-    func beginWrite() throws {
+    /// Begins a write transaction.
+    ///
+    /// - Parameter durable: false for a transaction that may be lost in a power failure or a crash of the machine
+    ///   (not of the process): its commit does not wait for the disk (`synchronous=NORMAL` in WAL mode; it reaches
+    ///   the disk with the next durable commit, in order). Only for bookkeeping that is redone when lost, such as
+    ///   the sync session's record of an upload acknowledgement.
+    func beginWrite(durable: Bool = true) throws {
         verifyAccess()
         precondition(!isFrozen, "Can't perform transactions on a frozen Realm")
         if isReadOnly {
@@ -181,6 +189,10 @@ final class RealmInstance {
         endRead()
         acquireWriteLock()
         do {
+            if commitsRelaxed == durable {
+                try connection.execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+                commitsRelaxed = !durable
+            }
             try connection.execute("BEGIN IMMEDIATE")
         } catch {
             releaseWriteLock()

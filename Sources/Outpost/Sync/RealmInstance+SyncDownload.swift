@@ -87,7 +87,13 @@ extension RealmInstance {
         var report = SyncDownloadReport()
         syncRecorder?.isApplyingDownload = true
         defer { syncRecorder?.isApplyingDownload = false }
-        try beginWrite()
+        // An acknowledgement alone (the usual answer to an upload) is not made durable on its own: lost in a crash
+        // of the machine, the transactions are uploaded again and the server skips them as integrated, and the
+        // cursor's server versions are downloaded again. It reaches the disk with the next durable commit. This
+        // spares the user's writes an `fdatasync` and a wait for the write lock per acknowledgement.
+        let acknowledgementOnly = held.isEmpty && changesets.allSatisfy(\.instructions.isEmpty)
+            && bootstrappedQueryVersion == nil && rejections.isEmpty && !finishesReset
+        try beginWrite(durable: !acknowledgementOnly)
         do {
             let queuedBeforeAck = finishesReset
                 ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: 0)) : nil

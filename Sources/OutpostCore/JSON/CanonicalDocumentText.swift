@@ -68,8 +68,8 @@ package struct CanonicalDocumentText {
     private static func hasAffixes(_ literal: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, _ suffix: StaticString) -> Bool {
         let (p, s) = (prefix.utf8CodeUnitCount, suffix.utf8CodeUnitCount)
         guard literal.count >= p + s else { return false }
-        return prefix.withUTF8Buffer { $0.elementsEqual(literal[0..<p]) }
-            && suffix.withUTF8Buffer { $0.elementsEqual(literal[(literal.count - s)...]) }
+        let base = literal.baseAddress!
+        return memcmp(base, prefix.utf8Start, p) == 0 && memcmp(base + literal.count - s, suffix.utf8Start, s) == 0
     }
 
     /// Whether the bytes of `a` come before those of `b`.

@@ -55,8 +55,8 @@ extension JSONReader {
         let start = index
         guard take("{") else { return nil }
         if take("}") { return (Document(), index - start == 2 ? "{}" : nil) }
-        var fields: [String: Value] = [:]
-        fields.reserveCapacity(8)
+        // Made at its size here: `reserveCapacity` on an empty dictionary looked up generic metadata each time.
+        var fields = [String: Value](minimumCapacity: 8)
         var canonical = CanonicalDocumentText()
         repeat {
             guard peek() != nil else { return nil }
@@ -76,8 +76,8 @@ extension JSONReader {
     /// The fields of a document whose first key (`first`) and colon are read; reads through the closing brace.
     /// A repeated key or a key starting with `$` gives nil.
     private mutating func documentFields(first: String, depth: Int) -> [String: Value]? {
-        var fields: [String: Value] = [:]
-        fields.reserveCapacity(8)
+        // Made at its size here: `reserveCapacity` on an empty dictionary looked up generic metadata each time.
+        var fields = [String: Value](minimumCapacity: 8)
         var key = first
         while true {
             guard let v = extendedJSONValue(depth: depth + 1), fields.updateValue(v, forKey: key) == nil else { return nil }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Token-level reading for readers that go straight from bytes to typed values (`UploadMessageReader`, the
 /// server's `EventBatchReader`): each skips white space first and returns nil (or false) without consuming
 /// anything but space when the next token is not what was asked for.
@@ -25,8 +27,45 @@ extension JSONReader {
 
     /// A string literal, or nil.
     package mutating func string() -> String? {
-        guard peek() == UInt8(ascii: "\""), case .string(let text)? = parseValue() else { return nil }
-        return text
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        return parseString()
+    }
+
+    /// The characters of a string literal without escapes (quotes excluded), as a range of ``bytes``, read without
+    /// making a `String`; nil, with nothing read but space, for anything else.
+    package mutating func plainString() -> Range<Int>? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        let end: Int? = bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            while i < buffer.count {
+                let c = buffer[i]
+                if c == UInt8(ascii: "\"") { return i }
+                if c == UInt8(ascii: "\\") { return nil }
+                i += 1
+            }
+            return nil
+        }
+        guard let end else { return nil }
+        index = end + 1
+        return start..<end
+    }
+
+    /// Whether the bytes in `range` are `literal`'s (ASCII).
+    package func bytes(_ range: Range<Int>, are literal: StaticString) -> Bool {
+        guard range.count == literal.utf8CodeUnitCount else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            memcmp(buffer.baseAddress! + range.lowerBound, literal.utf8Start, range.count) == 0
+        }
+    }
+
+    /// Whether the bytes in two ranges are the same.
+    package func bytes(_ a: Range<Int>, equal b: Range<Int>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard !a.isEmpty else { return true }
+        return bytes.withUnsafeBufferPointer { buffer in
+            memcmp(buffer.baseAddress! + a.lowerBound, buffer.baseAddress! + b.lowerBound, a.count) == 0
+        }
     }
 
     /// A string literal of exactly 24 hexadecimal digits without escapes, as an ObjectId read straight from the
@@ -61,7 +100,7 @@ extension JSONReader {
     /// An integer literal as ``parseValue()`` reads it, or nil (also for a number with a fraction).
     package mutating func integer() -> Int64? {
         guard let c = peek(), c != UInt8(ascii: "\""), c != UInt8(ascii: "["), c != UInt8(ascii: "{"),
-            case .int(let v)? = parseValue()
+            case .int(let v)? = parseNumber()
         else { return nil }
         return v
     }

@@ -213,7 +213,7 @@ package struct JSONReader {
         return value
     }
 
-    private mutating func parseNumber() -> JSONValue? {
+    mutating func parseNumber() -> JSONValue? {
         let start = index
         // Fast path: an integer of up to 18 digits is accumulated directly (no text, no overflow possible).
         var negative = false
@@ -254,7 +254,7 @@ package struct JSONReader {
 
     /// A string literal; text without escapes is decoded in one piece, text with escapes is gathered as UTF-8
     /// bytes first (appending each escape to a `String` was a large part of the server's event upload parsing).
-    private mutating func parseString() -> String? {
+    mutating func parseString() -> String? {
         index += 1
         let start = index
         // Scanned and decoded through one buffer pointer: an array slice per string cost a retain and a release.

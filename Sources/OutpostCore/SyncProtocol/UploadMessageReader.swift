@@ -8,6 +8,9 @@
 /// which names what is wrong.
 package struct UploadMessageReader: JSONTokenReader {
     package var reader: JSONReader
+    /// The class name read last, and where its characters are: the next instruction's class is most often the same,
+    /// and is then neither made into a `String` nor checked again.
+    private var lastClassName: (characters: Range<Int>, name: String)?
 
     /// The message, or nil when the text is not an upload message in the usual shape or not valid.
     package static func message(_ text: String) -> ClientMessage? {
@@ -78,11 +81,27 @@ package struct UploadMessageReader: JSONTokenReader {
         guard take("{") else { return nil }
         var parts = InstructionParts()
         repeat {
-            guard let key = string(), take(":"), parts.read(key, from: &self) else { return nil }
+            guard let key = reader.plainString(), take(":"), parts.read(key, from: &self) else { return nil }
         } while take(",")
         guard take("}"), let instruction = parts.instruction else { return nil }
         guard case .create = instruction else { return (instruction, nil) }
         return (instruction, parts.fieldsText)
+    }
+
+    /// A class name: a string literal without escapes that ``JSONFields/isValidName(_:)`` accepts.
+    mutating func className() -> String? {
+        guard let characters = reader.plainString() else { return nil }
+        if let last = lastClassName, reader.bytes(last.characters, equal: characters) { return last.name }
+        let name = reader.bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[characters]), as: UTF8.self) }
+        guard JSONFields.isValidName(name) else { return nil }
+        lastClassName = (characters, name)
+        return name
+    }
+
+    /// An instruction's `op`: a string literal without escapes naming one.
+    mutating func op() -> InstructionParts.Op? {
+        guard let characters = reader.plainString() else { return nil }
+        return InstructionParts.Op.names.first { reader.bytes(characters, are: $0.0) }?.1
     }
 
     // MARK: Tokens (``JSONReader``'s)

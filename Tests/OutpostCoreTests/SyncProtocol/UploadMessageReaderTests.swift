@@ -109,7 +109,11 @@ import Testing
             Self.check(Self.wrap(#"{"op":"set","class":"A","pk":\#(s),"field":"f","value":\#(s)}"#), fast: true)
             Self.check(Self.wrap(#"{"op":"mapSet","class":"A","pk":1,"field":"f","key":\#(s),"value":{\#(s):\#(s)}}"#), fast: true)
         }
-        Self.check(Self.wrap(#"{"op":"set","class":"\u0041","pk":1,"field":"\u0066","value":{"\u0024oid":"641382026852d9220b2e2bbf"}}"#), fast: true)
+        Self.check(Self.wrap(#"{"op":"set","class":"A","pk":1,"field":"\u0066","value":{"\u0024oid":"641382026852d9220b2e2bbf"}}"#), fast: true)
+        // Instruction keys, ops and class names are read as bytes: with an escape, the general reader reads them.
+        Self.check(Self.wrap(#"{"op":"set","class":"\u0041","pk":1,"field":"f","value":1}"#), fast: false)
+        Self.check(Self.wrap(#"{"\u006fp":"set","class":"A","pk":1,"field":"f","value":1}"#), fast: false)
+        Self.check(Self.wrap(#"{"op":"s\u0065t","class":"A","pk":1,"field":"f","value":1}"#), fast: false)
         // A bad escape is not JSON; names with control characters are refused by both.
         Self.check(Self.wrap(#"{"op":"set","class":"A","pk":1,"field":"f","value":"\u00zz"}"#), fast: false)
         Self.check(Self.wrap(#"{"op":"set","class":"A\n","pk":1,"field":"f","value":1}"#), fast: false)
@@ -186,6 +190,30 @@ import Testing
         if case .failure(let error) = refused { #expect(error.message.contains("pk")) } else { Issue.record("accepted a create without a key") }
         // Other ops still need `pk`.
         Self.check(Self.wrap(#"{"op":"erase","class":"A","fields":{"_id":7}}"#), fast: false)
+    }
+
+    /// The class name read last is reused for the next instruction of the same class: every instruction keeps its
+    /// own class, also when names share a prefix or differ only in length.
+    @Test func eachInstructionKeepsItsOwnClass() {
+        let classes = ["Item", "Item", "Items", "Item", "Ite", "é", "é", "Item", "Other", "Other", "Item"]
+        let instructions = classes.enumerated().map { i, c in SyncInstruction.erase(className: c, primaryKey: .int(Int64(i))) }
+        let text = ClientMessage.upload(session: 1, changesets: [
+            UploadChangeset(clientVersion: 1, lastServerVersion: 0, timestamp: 0, instructions: instructions),
+            UploadChangeset(clientVersion: 2, lastServerVersion: 0, timestamp: 0, instructions: instructions.reversed()),
+        ]).text
+        Self.check(text, fast: true)
+        guard case .upload(_, let changesets)? = UploadMessageReader.message(text) else {
+            Issue.record("declined")
+            return
+        }
+        #expect(changesets[0].instructions.map(\.className) == classes)
+        #expect(changesets[1].instructions.map(\.className) == classes.reversed())
+        // A class name the general reader refuses is refused each time, not only the first.
+        Self.check(Self.wrap(#"{"op":"erase","class":"A","pk":1},{"op":"erase","class":"","pk":2}"#), fast: false)
+        Self.check(Self.wrap(#"{"op":"erase","class":"\#(String(repeating: "x", count: 257))","pk":1}"#), fast: false)
+        // An unknown op is declined, and the general reader names it.
+        let refused = Self.check(Self.wrap(#"{"op":"create2","class":"A","pk":1,"fields":{}}"#), fast: false)
+        if case .success = refused { Issue.record("accepted an unknown op") }
     }
 
     @Test func declinesWhatItDoesNotReadAndTheGeneralDecoderStillAccepts() throws {
