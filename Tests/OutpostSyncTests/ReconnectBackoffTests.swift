@@ -19,8 +19,13 @@ import Testing
             let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: AppConfiguration(
                 baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
             let lines = LockedLines()
+            let timed = LockedLines()  // the same lines with the time since the start, printed if the test fails
+            let start = ContinuousClock.now
             app.syncManager.logLevel = .debug
-            app.syncManager.logger = { _, line in lines.append(line) }
+            app.syncManager.logger = { _, line in
+                lines.append(line)
+                timed.append("\(ContinuousClock.now - start) \(line)")
+            }
             let user = try await app.login(credentials: .anonymous)
             var config = user.flexibleSyncConfiguration(initialSubscriptions: { subscriptions in
                 subscriptions.append(QuerySubscription<ConvergenceItem>(name: "all"))
@@ -55,8 +60,12 @@ import Testing
                 session.connectionState == .connected && binds() == 2
             }
             let connected = ContinuousClock.now
-            #expect(connected - fourthFailure < .seconds(16), "connected \(connected - fourthFailure) after the fourth failure")
-            #expect(connected - reconnectCalled < .seconds(10))
+            // The attempt after the fourth failure is due 16–20 s after it: connected sooner, reconnect() cut the wait.
+            // (How long the connection itself takes depends on the machine's load: under two full test runs at once
+            // it took 11–15 s after reconnect(), still before the due attempt, so that is not what is checked.)
+            let times = "fourth failure \(fourthFailure - start), reconnect() \(reconnectCalled - start), connected \(connected - start)"
+            #expect(connected - fourthFailure < .seconds(16), "\(times)")
+            if connected - fourthFailure >= .seconds(16) { print(times + "\n" + timed.all.joined(separator: "\n")) }
             #expect(failures() == 4, "no attempt in between")
             withExtendedLifetime(realm) {}  // an open Realm keeps the session (it stops after the linger time without one)
             try await user.logOut()

@@ -36,13 +36,20 @@ func withClientApp<T>(_ server: TestServer, syncTimeouts: SyncTimeoutOptions? = 
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     let app = App(id: server.appId, configuration: AppConfiguration(baseURL: server.baseURL, syncTimeouts: syncTimeouts,
                                                                     rootDirectory: root))
-    app.syncManager.logLevel = .warn
+    // The sync log is kept, not printed: a test that fails by throwing prints it (a test that sets its own logger
+    // replaces this one).
+    let log = LockedLines()
+    let start = ContinuousClock.now
+    app.syncManager.logLevel = .info
+    app.syncManager.logger = { level, line in log.append("\(ContinuousClock.now - start) \(level): \(line)") }
     defer { try? FileManager.default.removeItem(at: root) }
     do {
         let result = try await body(app)
         for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
         return result
     } catch {
+        let lines = log.all
+        print("sync log of the failed test (\(lines.count) lines, the last 200):\n" + lines.suffix(200).joined(separator: "\n"))
         for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
         throw error
     }
