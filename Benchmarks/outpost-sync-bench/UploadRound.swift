@@ -23,6 +23,9 @@ struct UploadRound {
     var upload: Double
     var committed: Double
     var baseline: Double
+    /// CPU seconds the server and this process used from the first commit to the end of the upload (Linux).
+    var serverCPU: Double?
+    var clientCPU: Double?
     /// Nil with `OUTPOST_BENCH_UPLOAD_ONLY`.
     var open: Open?
 
@@ -38,6 +41,8 @@ struct UploadRound {
         let (realm, _) = try await openSynced(app, "upload.realm", behavior: .always)
         let suspendFirst = ProcessInfo.processInfo.environment["OUTPOST_BENCH_SUSPEND"] != nil
         if suspendFirst { realm.syncSession!.suspend() }
+        let serverCPUBefore = cpuSeconds(pid: server.processIdentifier)
+        let clientCPUBefore = cpuSeconds(pid: getpid())
         let uploadStart = ContinuousClock.now
         var n = 0
         while n < objects {
@@ -56,6 +61,8 @@ struct UploadRound {
         try await realm.syncSession!.wait(for: .upload)
         let upload = seconds(ContinuousClock.now - uploadStart)
         var result = UploadRound(upload: upload, committed: committed, baseline: baseline, open: nil)
+        if let before = serverCPUBefore, let after = cpuSeconds(pid: server.processIdentifier) { result.serverCPU = after - before }
+        if let before = clientCPUBefore, let after = cpuSeconds(pid: getpid()) { result.clientCPU = after - before }
         if ProcessInfo.processInfo.environment["OUTPOST_BENCH_UPLOAD_ONLY"] != nil { return result }
 
         // First open with `.always` of a database whose subscription matches them. Its peak memory: the
@@ -83,6 +90,10 @@ struct UploadRound {
     func report(objects: Int, round: Int) {
         print(String(format: "upload %d objects in %d transactions: outpost %.2f s (all committed locally after %.2f s), baseline (SQLite C API) %.2f s, ratio %.2f× (goal ≤ 3×)",
                      objects, objects / Self.perTransaction, upload, committed, baseline, upload / baseline))
+        if let serverCPU, let clientCPU {
+            print(String(format: "upload: CPU used meanwhile: server %.2f s, client %.2f s (on %d cores)", serverCPU, clientCPU,
+                         ProcessInfo.processInfo.activeProcessorCount))
+        }
         guard let open else { return }
         print(String(format: "first open .always of %d objects: outpost %.2f s (%d objects), baseline (read the rows from the server's database directly and write them with the SQLite C API) %.2f s (%d rows), ratio %.2f× (goal ≤ 3×)",
                      objects, open.seconds, open.count, open.copyBaseline, open.copiedRows, open.seconds / open.copyBaseline))

@@ -170,6 +170,18 @@ func kilobytes(_ key: String) -> Int? {
     return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
 }
 
+/// The CPU time a process has used so far (all its threads, user and system), from /proc/<pid>/stat in clock
+/// ticks (10 ms); nil where there is none (not Linux).
+func cpuSeconds(pid: Int32) -> Double? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    // After the command name in parentheses: state is field 3; utime and stime are fields 14 and 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 /// Reads BenchItem's stored rows from the server's database and inserts them into a new table of another file, in
 /// one transaction, with the same durability settings as the other baselines.
 func copyRowsBaseline(from serverPath: String, to path: String) throws -> (seconds: Double, rows: Int) {
