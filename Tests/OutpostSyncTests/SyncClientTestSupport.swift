@@ -49,7 +49,7 @@ func withClientApp<T>(_ server: TestServer, syncTimeouts: SyncTimeoutOptions? = 
         return result
     } catch {
         let lines = log.all
-        print("sync log of the failed test (\(lines.count) lines, the last 200):\n" + lines.suffix(200).joined(separator: "\n"))
+        if !lines.isEmpty { print("sync log of the failed test (\(lines.count) lines, the last 200):\n" + lines.suffix(200).joined(separator: "\n")) }
         for user in app.allUsers.values where user.isLoggedIn { try? await user.logOut() }
         throw error
     }

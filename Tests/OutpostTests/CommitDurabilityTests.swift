@@ -4,7 +4,8 @@ import OutpostTesting
 import Testing
 
 /// `beginWrite(durable: false)` (the sync session's acknowledgement bookkeeping) commits without waiting for the
-/// disk; every other write, on the same connection too, is durable (`synchronous=FULL`).
+/// disk; the connection is back at `synchronous=FULL` as soon as that transaction ends, so every other write is
+/// durable.
 @Suite struct CommitDurabilityTests {
     private func synchronous(_ realm: Realm) throws -> SQLiteValue {
         try realm.instance.connection.scalar("PRAGMA synchronous")
@@ -21,6 +22,8 @@ import Testing
         #expect(try synchronous(realm) == .integer(1))  // NORMAL
         realm.add(Item())
         try instance.commitWrite()
+        // Back at FULL as soon as the relaxed transaction ends, for every path that writes (schema changes too).
+        #expect(try synchronous(realm) == .integer(2))
 
         // The next write is durable again, whether committed or cancelled.
         try realm.write {
@@ -29,6 +32,7 @@ import Testing
         }
         try instance.beginWrite(durable: false)
         instance.cancelWrite()
+        #expect(try synchronous(realm) == .integer(2))
         try realm.beginWrite()
         #expect(try synchronous(realm) == .integer(2))
         realm.cancelWrite()

@@ -279,6 +279,7 @@ extension RealmInstance {
         // thread writing in a loop keep the lock for as long as the loop ran.
         acquireWriteLock()
         defer { releaseWriteLock() }
+        try restoreDurability()
         try connection.execute("BEGIN IMMEDIATE")
         do {
             try body()

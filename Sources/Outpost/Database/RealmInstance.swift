@@ -22,7 +22,8 @@ final class RealmInstance {
     /// This process's queue of writers to the file (`WriteLock`), held from `beginWrite` to the commit or rollback.
     private lazy var writeLock = WriteLock.forFile(path)
     private var holdsWriteLock = false
-    /// The connection commits with `synchronous=NORMAL` (``beginWrite(durable:)``) until the next durable write.
+    /// The connection commits with `synchronous=NORMAL` (``beginWrite(durable:)``): from the start of a relaxed
+    /// transaction until it ends, when `FULL` is set again (``restoreDurability()``).
     private var commitsRelaxed = false
     var isInvalidated = false
     var autorefresh = true
@@ -189,9 +190,11 @@ final class RealmInstance {
         endRead()
         acquireWriteLock()
         do {
-            if commitsRelaxed == durable {
-                try connection.execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
-                commitsRelaxed = !durable
+            if durable {
+                try restoreDurability()
+            } else if !commitsRelaxed {
+                try connection.execute("PRAGMA synchronous=NORMAL")
+                commitsRelaxed = true
             }
             try connection.execute("BEGIN IMMEDIATE")
         } catch {
@@ -249,6 +252,7 @@ final class RealmInstance {
             cancelWrite()
             throw Realm.Error(.fail, "The write transaction could not be committed: \(error)")
         }
+        try? restoreDurability()  // checked again before every durable write
         releaseWriteLock()
         isInWriteTransaction = false
         tablesAddedInWrite.removeAll()
@@ -264,6 +268,15 @@ final class RealmInstance {
             notifier.deliver(committed, realm: self, synchronously: false, isLocal: true)
         }
         notifier.notifyRealmObservers(.didChange)
+    }
+
+    /// Sets the connection back to `synchronous=FULL` after a relaxed transaction (outside a transaction: SQLite
+    /// refuses to change it inside one). Every path that writes on the connection passes here first, so that no
+    /// other write commits relaxed.
+    func restoreDurability() throws {
+        guard commitsRelaxed else { return }
+        try connection.execute("PRAGMA synchronous=FULL")
+        commitsRelaxed = false
     }
 
     /// Waits for this process's earlier writers of the file, then holds its write lock (`WriteLock`).
@@ -290,6 +303,7 @@ final class RealmInstance {
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction")
         discardPendingInserts()
         try? connection.execute("ROLLBACK")
+        try? restoreDurability()
         releaseWriteLock()
         isInWriteTransaction = false
         restoreTablesAddedInWrite()
