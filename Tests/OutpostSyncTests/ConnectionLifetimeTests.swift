@@ -39,7 +39,8 @@ import Testing
                 let item = ConvergenceItem()
                 try realm.write { realm.add(item) }
                 do {
-                    try await withDeadline(.seconds(30), "upload after the suspends") { try await session.wait(for: .upload) }
+                    // 60 s: under two full test runs at once, the last connection bound 30 s after the storm began.
+                    try await withDeadline(.seconds(60), "upload after the suspends") { try await session.wait(for: .upload) }
                 } catch {
                     Issue.record("\(error); the session's log:\n\(log.withLock { $0 }.suffix(40).joined(separator: "\n"))")
                     throw error

@@ -168,8 +168,9 @@ struct ConvergenceRun {
     /// Whether clients also change their subscription at random (then writes may be compensated, and only
     /// equality with the server is checked).
     var changesSubscriptions = false
-    /// How long each client's final upload or download may take.
-    var timeout = Duration.seconds(ProcessInfo.processInfo.environment["OUTPOST_CONVERGENCE_TIMEOUT"].flatMap { Int($0) } ?? 20)
+    /// How long each client's final upload or download may take (60 s: under two full test runs at once, a
+    /// subscription took longer than 20 s to complete; a run that converges never waits that long).
+    var timeout = Duration.seconds(ProcessInfo.processInfo.environment["OUTPOST_CONVERGENCE_TIMEOUT"].flatMap { Int($0) } ?? 60)
 
     func run() async throws {
         var rng = SplitMix64(seed: seed)
