@@ -79,7 +79,8 @@ final class Cat: Object {
 
     /// Logging out stops the sessions of the user's files; logging in again starts them again for the files still
     /// open, and an open of a cached instance starts one too (before, such a file did not sync again until every
-    /// Realm of it was closed).
+    /// Realm of it was closed). While the user is out, `realm.syncSession` is the same session, inactive, and
+    /// `resume()` does nothing (as in the original; it was nil before).
     @Test func loggingInAgainResumesTheSessionsOfOpenFiles() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "relogin")) { server in
             try await withClientApp(server) { app in
@@ -88,8 +89,15 @@ final class Cat: Object {
                 let user = try await app.login(credentials: credentials)
                 let config = seedConfiguration(user)
                 let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                let first = try #require(realm.syncSession)
                 try await user.logOut()
-                #expect(realm.syncSession == nil || realm.syncSession?.state == .inactive)
+                #expect(realm.syncSession === first)
+                #expect(first.state == .inactive)
+                #expect(first.connectionState == .disconnected)
+                first.resume()
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(first.state == .inactive, "resume() while logged out does nothing")
+                #expect(first.connectionState == .disconnected)
                 let item = Item()
                 item.ownerId = user.id
                 item.itemName = "written while logged out"
@@ -99,6 +107,7 @@ final class Cat: Object {
                 let again = try await app.login(credentials: credentials)
                 #expect(again.id == user.id)
                 let session = try #require(realm.syncSession)
+                #expect(session === first, "the same session resumes")
                 #expect(session.state == .active)
                 try await withDeadline(.seconds(30), "the upload after logging in again") { try await session.wait(for: .upload) }
                 let onServer = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(item._id))
@@ -107,11 +116,41 @@ final class Cat: Object {
                 // Out, an open while logged out (no session then), and in again: the file syncs again.
                 try await again.logOut()
                 let whileOut = try await Realm(configuration: config)
-                #expect(whileOut.syncSession == nil)
+                #expect(whileOut.syncSession === first)
+                #expect(first.state == .inactive)
                 _ = try await app.login(credentials: credentials)
                 let reopened = try await Realm(configuration: config)
                 #expect(reopened.syncSession?.state == .active)
                 #expect(whileOut.syncSession?.state == .active)
+            }
+        }
+    }
+
+    /// A logged-out user's session is kept only while a Realm of its file is open: once the last one closes it is
+    /// forgotten, and a file opened while the user is out has none until the user logs in again.
+    @Test func aLoggedOutSessionIsKeptOnlyForOpenRealms() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "logged-out-session")) { server in
+            try await withClientApp(server) { app in
+                try await app.emailPasswordAuth.registerUser(email: "ada@example.com", password: "password1")
+                let credentials = Credentials.emailPassword(email: "ada@example.com", password: "password1")
+                let user = try await app.login(credentials: credentials)
+                let config = seedConfiguration(user)
+                var realm: Realm? = try await Realm(configuration: config, downloadBeforeOpen: .always)
+                let first = try #require(realm?.syncSession)
+                try await user.logOut()
+                #expect(realm?.syncSession === first)
+                realm = nil  // the last Realm of the file closes: its logged-out session goes
+                try await Task.sleep(for: .milliseconds(300))
+                let whileOut = try await Realm(configuration: config)
+                #expect(whileOut.syncSession == nil)
+                // Logging in again starts a session for the open file.
+                _ = try await app.login(credentials: credentials)
+                let session = try #require(whileOut.syncSession)
+                #expect(session !== first)
+                #expect(session.state == .active)
+                try await withDeadline(.seconds(30), "the session's connection") {
+                    while session.connectionState != .connected { try await Task.sleep(for: .milliseconds(20)) }
+                }
             }
         }
     }

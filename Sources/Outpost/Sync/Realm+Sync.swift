@@ -12,10 +12,12 @@ public enum OpenBehavior: Sendable {
 }
 
 extension Realm {
-    /// The sync session of a synced Realm; nil for a local Realm.
+    /// The sync session of a synced Realm; nil for a local Realm. After its user logged out it is the same session,
+    /// inactive (as in the original), and it resumes when the user logs in again; nil only for a file opened while
+    /// its user was logged out with no Realm of it open before.
     public var syncSession: SyncSession? {
         guard configuration.syncConfiguration != nil else { return nil }
-        return SyncSessionRegistry.shared.session(forPath: instance.path)
+        return SyncSessionRegistry.shared.anySession(forPath: instance.path)
     }
 
     /// Outpost-only: the client version of the last transaction this Realm instance committed that has changes to

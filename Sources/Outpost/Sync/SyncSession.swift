@@ -69,6 +69,7 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
 
     private let lock = NSLock()
     private var _state: State = .inactive
+    private var _stoppedByLogOut = false
     private var _connectionState: ConnectionState = .disconnected
     /// Changes of `state` and `connectionState` not yet told to the observers, in order (``changing(_:)``).
     private var undelivered: [(old: StateSnapshot, new: StateSnapshot)] = []
@@ -162,10 +163,19 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         control { await $0.stop() }
     }
 
-    /// Starts syncing again after `suspend()`.
+    /// Starts syncing again after `suspend()`. No effect while the session's user is logged out (as in the
+    /// original): logging in again resumes it.
     public func resume() {
+        guard user.isLoggedIn else { return }
         setState(.active)
         control { await $0.start() }
+    }
+
+    /// The session was stopped because its user logged out (``SyncSessionRegistry/stopSessions(userId:)``); a login of
+    /// the user resumes it (``SyncSessionRegistry/ensureSession(_:path:)``).
+    var stoppedByLogOut: Bool {
+        get { lock.withLock { _stoppedByLogOut } }
+        set { lock.withLock { _stoppedByLogOut = newValue } }
     }
 
     /// The app closed its last Realm of the file: as the original's default stop policy (after changes uploaded),

@@ -3,6 +3,9 @@ import Foundation
 /// The process's sync sessions and subscription trackers, one per synced file. A session starts when its file is
 /// first opened and runs until its user logs out (or `suspend()`), or until the app's last Realm of the file closed
 /// and its changes are uploaded (it starts again when the file is opened again).
+///
+/// A session stopped by its user's log-out stays, inactive, while a Realm of its file is open (`realm.syncSession`
+/// answers it, as in the original), and the same session resumes when the user logs in again.
 final class SyncSessionRegistry: @unchecked Sendable {
     static let shared = SyncSessionRegistry()
     private let lock = NSLock()
@@ -18,7 +21,13 @@ final class SyncSessionRegistry: @unchecked Sendable {
         }
     }
 
+    /// The session of `path` that syncs or can be resumed; nil when there is none or its user logged out.
     func session(forPath path: String) -> SyncSession? {
+        lock.withLock { sessions[path] }.flatMap { $0.stoppedByLogOut ? nil : $0 }
+    }
+
+    /// The session of `path`, also one stopped by its user's log-out (`realm.syncSession`).
+    func anySession(forPath path: String) -> SyncSession? {
         lock.withLock { sessions[path] }
     }
 
@@ -31,19 +40,35 @@ final class SyncSessionRegistry: @unchecked Sendable {
             return lock.withLock { sessions[path] }
         }
         let tracker = self.tracker(forPath: path)
-        let (session, isNew): (SyncSession, Bool) = lock.withLock {
-            if let s = sessions[path] { return (s, false) }
+        // A session stopped by the log-out of this same user resumes; one of a user removed since (a new `User`
+        // for the same id) gives way to a new session.
+        let (session, start): (SyncSession, Bool) = lock.withLock {
+            if let s = sessions[path], !s.stoppedByLogOut || s.user === sync.user {
+                let revived = s.stoppedByLogOut
+                s.stoppedByLogOut = false
+                return (s, revived)
+            }
             let s = SyncSession(path: path, realmConfiguration: configuration, sync: sync, tracker: tracker)
             sessions[path] = s
             return (s, true)
         }
-        if isNew { session.resume() } else { session.instanceOpened() }
+        if start { session.resume() } else { session.instanceOpened() }
         return session
     }
 
     /// The app closed its last Realm of `path` (``SyncSession/lastInstanceClosed()``).
     func lastInstanceClosed(path: String) {
-        lock.withLock { sessions[path] }?.lastInstanceClosed()
+        guard let session = lock.withLock({ sessions[path] }) else { return }
+        guard session.stoppedByLogOut else {
+            session.lastInstanceClosed()
+            return
+        }
+        // A logged-out user's session is kept only for the file's open Realms (told from another thread: one may
+        // have been opened since).
+        guard RealmRegistry.shared.openAppInstanceCount(path: path) == 0 else { return }
+        lock.withLock {
+            if sessions[path] === session, session.stoppedByLogOut { sessions[path] = nil }
+        }
     }
 
     /// A local commit (or new subscription set) on `path`: its session uploads it.
@@ -67,11 +92,16 @@ final class SyncSessionRegistry: @unchecked Sendable {
         session?.suspend()
     }
 
-    /// Stops and forgets every session of a user (log out, remove).
+    /// Stops every session of a user (log out, remove). A session whose file has open Realms stays, inactive, for
+    /// them (`realm.syncSession`) and resumes when the user logs in again; the others are forgotten.
     func stopSessions(userId: String) async {
+        let matching = lock.withLock { sessions.filter { $0.value.user.id == userId } }
+        // Counted outside this registry's lock (the Realm registry has a lock of its own).
+        let open = Set(matching.keys.filter { RealmRegistry.shared.openAppInstanceCount(path: $0) > 0 })
         let stopping: [SyncSession] = lock.withLock {
-            let matching = sessions.filter { $0.value.user.id == userId }
-            for key in matching.keys { sessions[key] = nil }
+            for (path, session) in matching where sessions[path] === session {
+                if open.contains(path) { session.stoppedByLogOut = true } else { sessions[path] = nil }
+            }
             return Array(matching.values)
         }
         for s in stopping {
