@@ -127,7 +127,8 @@ final class Cat: Object {
     }
 
     /// A logged-out user's session is kept only while a Realm of its file is open: once the last one closes it is
-    /// forgotten, and a file opened while the user is out has none until the user logs in again.
+    /// forgotten (a `wait(for:)` on it fails instead of waiting for ever), and a file opened while the user is out
+    /// has none until the user logs in again; the upload queued meanwhile goes out then.
     @Test func aLoggedOutSessionIsKeptOnlyForOpenRealms() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "logged-out-session")) { server in
             try await withClientApp(server) { app in
@@ -139,8 +140,20 @@ final class Cat: Object {
                 let first = try #require(realm?.syncSession)
                 try await user.logOut()
                 #expect(realm?.syncSession === first)
-                realm = nil  // the last Realm of the file closes: its logged-out session goes
-                try await Task.sleep(for: .milliseconds(300))
+                // A write while out, and a wait for its upload: the session would resume on a login...
+                let id = ObjectId.generate()
+                try realm?.write {
+                    // Added as values: a managed object would keep the Realm open.
+                    realm?.create(Item.self, value: ["_id": id, "ownerId": user.id, "itemName": "queued while out", "complexity": 1])
+                }
+                let waiting = Task { try await first.wait(for: .upload) }
+                realm = nil  // ...but the last Realm of the file closes: the session goes, and the wait fails
+                let outcome = try await withDeadline(.seconds(10), "the abandoned wait") { await waiting.result }
+                guard case .failure(let error as SyncError) = outcome else {
+                    Issue.record("the wait did not fail with a SyncError: \(outcome)")
+                    return
+                }
+                #expect(error.code == .clientSessionError)
                 let whileOut = try await Realm(configuration: config)
                 #expect(whileOut.syncSession == nil)
                 // Logging in again starts a session for the open file.
@@ -148,9 +161,9 @@ final class Cat: Object {
                 let session = try #require(whileOut.syncSession)
                 #expect(session !== first)
                 #expect(session.state == .active)
-                try await withDeadline(.seconds(30), "the session's connection") {
-                    while session.connectionState != .connected { try await Task.sleep(for: .milliseconds(20)) }
-                }
+                try await withDeadline(.seconds(30), "the upload after logging in") { try await session.wait(for: .upload) }
+                let onServer = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(id))
+                #expect(onServer?["itemName"] == .string("queued while out"))
             }
         }
     }

@@ -137,7 +137,7 @@ extension SyncSession {
     public static func immediatelyHandleError(_ token: SyncError.ActionToken, syncManager: SyncManager) {
         let path = token.originalPath
         // The session's own connection to the file.
-        SyncSessionRegistry.shared.session(forPath: path)?.agent.database.closeNow()
+        SyncSessionRegistry.shared.anySession(forPath: path)?.agent.database.closeNow()
         guard RealmRegistry.shared.openCount(path: path) == 0 else {
             syncManager.log(.error, "Sync: \(path) is still open; close every Realm of it, then call immediatelyHandleError "
                 + "again to " + (token.backupPath.map { "move it to \($0) for the client reset" } ?? "delete it"))

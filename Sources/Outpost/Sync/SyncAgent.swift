@@ -241,6 +241,7 @@ actor SyncAgent {
     func waitForDownload() async throws {
         await session?.controlSettled()
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
+        if abandoned { throw Self.abandonedError }
         let id = UUID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
@@ -257,7 +258,9 @@ actor SyncAgent {
     func waitForUpload() async throws {
         await session?.controlSettled()
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
+        if abandoned { throw Self.abandonedError }
         let target = try await database.perform { try SyncStore.lastClientVersion($0.connection) }
+        if abandoned { throw Self.abandonedError }  // abandoned while the target was read
         if uploadAck >= target { return }
         let id = UUID()
         try await withTaskCancellationHandler {
@@ -269,6 +272,21 @@ actor SyncAgent {
         } onCancel: {
             Task { await self.stopWaiting(id) }
         }
+    }
+
+    /// The session is forgotten for good (``SyncSession/abandonWaits()``): every `wait(for:)` caller fails.
+    func abandonWaiters() {
+        abandoned = true
+        let error = Self.abandonedError
+        let waiters = downloadWaiters.values.map(\.continuation) + uploadWaiters.values.map(\.continuation)
+        downloadWaiters.removeAll()
+        uploadWaiters.removeAll()
+        for continuation in waiters { continuation.resume(throwing: error) }
+    }
+
+    private var abandoned = false
+    private static var abandonedError: SyncError {
+        SyncError(.clientSessionError, "The sync session stopped: its user logged out and no Realm of its file is open.")
     }
 
     /// A cancelled `wait(for:)` caller: it stops waiting (if it still does).

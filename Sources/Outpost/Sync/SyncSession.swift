@@ -166,9 +166,29 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     /// Starts syncing again after `suspend()`. No effect while the session's user is logged out (as in the
     /// original): logging in again resumes it.
     public func resume() {
-        guard user.isLoggedIn else { return }
+        guard state != .invalid else { return }
+        guard user.isLoggedIn else {
+            stoppedByLogOut = true  // the user's next login resumes it
+            return
+        }
         setState(.active)
         control { await $0.start() }
+    }
+
+    /// Logged out: inactive and disconnected at once, before the agent's stop ends, unless a login revived the
+    /// session meanwhile (checked under the same lock as the state, so a revival's `.active` is never overwritten).
+    func showLoggedOut() {
+        changing { snapshot in
+            guard _stoppedByLogOut, snapshot.state != .invalid else { return }
+            snapshot.state = .inactive
+            snapshot.connectionState = .disconnected
+        }
+    }
+
+    /// The session is forgotten for good (its user logged out and no Realm of its file is open, or a new session
+    /// replaced it): its `wait(for:)` callers fail instead of waiting for ever.
+    func abandonWaits() {
+        control { await $0.abandonWaiters() }
     }
 
     /// The session was stopped because its user logged out (``SyncSessionRegistry/stopSessions(userId:)``); a login of

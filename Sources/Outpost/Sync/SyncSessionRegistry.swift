@@ -42,16 +42,17 @@ final class SyncSessionRegistry: @unchecked Sendable {
         let tracker = self.tracker(forPath: path)
         // A session stopped by the log-out of this same user resumes; one of a user removed since (a new `User`
         // for the same id) gives way to a new session.
-        let (session, start): (SyncSession, Bool) = lock.withLock {
+        let (session, start, replaced): (SyncSession, Bool, SyncSession?) = lock.withLock {
             if let s = sessions[path], !s.stoppedByLogOut || s.user === sync.user {
                 let revived = s.stoppedByLogOut
                 s.stoppedByLogOut = false
-                return (s, revived)
+                return (s, revived, nil)
             }
             let s = SyncSession(path: path, realmConfiguration: configuration, sync: sync, tracker: tracker)
-            sessions[path] = s
-            return (s, true)
+            let old = sessions.updateValue(s, forKey: path)
+            return (s, true, old)
         }
+        replaced?.abandonWaits()
         if start { session.resume() } else { session.instanceOpened() }
         return session
     }
@@ -66,9 +67,18 @@ final class SyncSessionRegistry: @unchecked Sendable {
         // A logged-out user's session is kept only for the file's open Realms (told from another thread: one may
         // have been opened since).
         guard RealmRegistry.shared.openAppInstanceCount(path: path) == 0 else { return }
-        lock.withLock {
-            if sessions[path] === session, session.stoppedByLogOut { sessions[path] = nil }
+        drop(session, path: path)
+    }
+
+    /// Forgets a session stopped by its user's log-out, if it is still the one of `path`; its `wait(for:)` callers
+    /// would wait for ever, so they fail.
+    private func drop(_ session: SyncSession, path: String) {
+        let dropped: Bool = lock.withLock {
+            guard sessions[path] === session, session.stoppedByLogOut else { return false }
+            sessions[path] = nil
+            return true
         }
+        if dropped { session.abandonWaits() }
     }
 
     /// A local commit (or new subscription set) on `path`: its session uploads it.
@@ -94,20 +104,25 @@ final class SyncSessionRegistry: @unchecked Sendable {
 
     /// Stops every session of a user (log out, remove). A session whose file has open Realms stays, inactive, for
     /// them (`realm.syncSession`) and resumes when the user logs in again; the others are forgotten.
+    ///
+    /// Each session is marked and its stop queued in one step under this registry's lock, where a login's revival
+    /// (``ensureSession(_:path:)``) also runs: a revival is ordered after the stop, whatever the timing. A session
+    /// stopped for good by a fatal error is forgotten (a login starts a new one).
     func stopSessions(userId: String) async {
-        let matching = lock.withLock { sessions.filter { $0.value.user.id == userId } }
-        // Counted outside this registry's lock (the Realm registry has a lock of its own).
-        let open = Set(matching.keys.filter { RealmRegistry.shared.openAppInstanceCount(path: $0) > 0 })
-        let stopping: [SyncSession] = lock.withLock {
-            for (path, session) in matching where sessions[path] === session {
-                if open.contains(path) { session.stoppedByLogOut = true } else { sessions[path] = nil }
+        let stopping: [(path: String, session: SyncSession)] = lock.withLock {
+            var out: [(String, SyncSession)] = []
+            for (path, session) in sessions where session.user.id == userId && !session.user.isLoggedIn {
+                if session.state == .invalid { sessions[path] = nil } else { session.stoppedByLogOut = true }
+                session.control { await $0.stop() }
+                out.append((path, session))
             }
-            return Array(matching.values)
+            return out
         }
-        for s in stopping {
-            s.setState(.inactive)
-            s.setConnectionState(.disconnected)
-            await s.stopAndWait()
+        for s in stopping { s.session.showLoggedOut() }
+        for s in stopping { await s.session.controlSettled() }
+        // Kept only for files with open Realms (counted outside this registry's lock: the Realm registry has its own).
+        for s in stopping where RealmRegistry.shared.openAppInstanceCount(path: s.path) == 0 {
+            drop(s.session, path: s.path)
         }
     }
 }
