@@ -12,7 +12,7 @@ import FoundationNetworking
 /// #expect(try await server.terminate() == 0)   // SIGTERM, graceful exit
 /// ```
 public final class OutpostServerProcess: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let output: OutputBuffer
     /// The bound port (parsed from the start-up line).
     public let port: Int
@@ -26,7 +26,7 @@ public final class OutpostServerProcess: Sendable {
     /// Everything the process printed to standard output so far.
     public var standardOutput: String { output.text }
 
-    private init(process: Process, output: OutputBuffer, port: Int, banner: String) {
+    private init(process: ChildProcess, output: OutputBuffer, port: Int, banner: String) {
         self.process = process
         self.output = output
         self.port = port
@@ -61,15 +61,13 @@ public final class OutpostServerProcess: Sendable {
     /// Starts `outpost-server` with `arguments` (pass `--port 0` for a random port), waits for its start-up line
     /// and until `GET /health` answers 200.
     public static func launch(arguments: [String], timeout: Duration = .seconds(60)) async throws -> OutpostServerProcess {
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = arguments
-        // The server ends itself if this process dies without stopping it (a crashed or killed test run).
-        process.environment = ProcessInfo.processInfo.environment.merging(["OUTPOST_EXIT_WITH_PARENT": "1"]) { $1 }
         let pipe = Pipe()
-        process.standardOutput = pipe
+        // The server ends itself if this process dies without stopping it (a crashed or killed test run).
+        let process = try ChildProcess(
+            executable: try executableURL(), arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["OUTPOST_EXIT_WITH_PARENT": "1"]) { $1 },
+            standardOutput: pipe)
         let output = OutputBuffer()
-        try process.run()
         PipeDrain.start(pipe.fileHandleForReading, name: "outpost-server output") { output.append($0) }
         let deadline = ContinuousClock.now + timeout
         var banner: String?

@@ -7,20 +7,19 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct SyncDemoTests {
     @Test func theDemoRunsTheSeedStoriesAndShowsTheStoredEvents() async throws {
-        let process = Process()
-        process.executableURL = try OutpostServerProcess.builtExecutableURL(named: "outpost-sync-demo")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-demo-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        let pipe = Pipe()  // standard output and error, both
+        let process = try ChildProcess(
+            executable: try OutpostServerProcess.builtExecutableURL(named: "outpost-sync-demo"), arguments: [],
+            environment: ProcessInfo.processInfo.environment, standardOutput: pipe, standardError: pipe)
+        let output = KillTests.LockedValue(Data())
+        let ended = KillTests.LockedValue(false)
+        PipeDrain.start(pipe.fileHandleForReading, name: "sync demo output",
+                        onData: { data in output.withLock { $0.append(data) } }, onEnd: { ended.withLock { $0 = true } })
         let deadline = ContinuousClock.now + .seconds(120)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { process.terminate() }
-        try handle.close()
-        let text = try String(contentsOf: output, encoding: .utf8)
+        while !ended.withLock({ $0 }) && ContinuousClock.now < deadline + .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
+        let text = String(decoding: output.withLock { $0 }, as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("Second device now has: [\"Learn Realm CRUD stuff (complexity 3)\"]"))
         #expect(text.components(separatedBy: "A write was rejected with a compensating write error").count == 3,

@@ -5,12 +5,12 @@ import Synchronization
 /// The test-only `outpost-sync-probe` executable (Sources/outpost-sync-probe) as a child process: a sync client in
 /// its own process, which a test can kill with SIGKILL. Its standard output is collected line by line.
 final class SyncProbeProcess: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let output = Mutex(Data())
     private let errors = Mutex(Data())
     private let outputEnded = Mutex(false)
 
-    private init(process: Process) {
+    private init(process: ChildProcess) {
         self.process = process
     }
 
@@ -21,15 +21,12 @@ final class SyncProbeProcess: Sendable {
 
     /// Starts the probe with these arguments (see Sources/outpost-sync-probe).
     static func launch(arguments: [String]) throws -> SyncProbeProcess {
-        let process = Process()
-        process.executableURL = try OutpostServerProcess.builtExecutableURL(named: "outpost-sync-probe")
-        process.arguments = arguments
-        let probe = SyncProbeProcess(process: process)
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try ChildProcess(
+            executable: try OutpostServerProcess.builtExecutableURL(named: "outpost-sync-probe"), arguments: arguments,
+            environment: ProcessInfo.processInfo.environment, standardOutput: out, standardError: err)
+        let probe = SyncProbeProcess(process: process)
         PipeDrain.start(out.fileHandleForReading, name: "sync probe output",
                         onData: { data in probe.output.withLock { $0.append(data) } },
                         onEnd: { probe.outputEnded.withLock { $0 = true } })

@@ -23,12 +23,15 @@ import Testing
         let parent = try ScratchRoot.directory("stale")
         defer { try? FileManager.default.removeItem(at: parent) }
         // A process that has exited: its pid names no process any more (it has been reaped).
-        let exited = Process()
-        exited.executableURL = URL(fileURLWithPath: "/bin/true")
-        try exited.run()
-        exited.waitUntilExit()
+        // (Started with posix_spawn: Foundation's Process.run() crashes now and then on Linux, see ChildProcess.)
+        var exited: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { free(argv[0]) }
+        #expect(posix_spawn(&exited, "/bin/true", nil, nil, argv, environ) == 0)
+        var status: Int32 = 0
+        #expect(waitpid(exited, &status, 0) == exited)
         let names = [
-            "outpost-test-run-\(exited.processIdentifier)",  // dead: removed
+            "outpost-test-run-\(exited)",  // dead: removed
             "outpost-test-run-\(getpid())",  // this process: kept
             "outpost-test-run-\(getppid())",  // alive: kept
             "outpost-test-run-notapid",  // not a run's name: kept

@@ -153,14 +153,11 @@ import Testing
     /// threads of their own (`PipeDrain`), not on Swift concurrency's two-thread pool that the in-process server
     /// answers the child on.
     static func run(_ executable: String, _ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let process = try ChildProcess(executable: URL(fileURLWithPath: executable), arguments: arguments,
+                                       environment: ProcessInfo.processInfo.environment, standardOutput: output,
+                                       standardError: errors)
         let collected = Mutex((output: Data(), errors: Data(), open: 2))
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let ended: @Sendable () -> Void = {

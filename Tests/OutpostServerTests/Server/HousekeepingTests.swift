@@ -60,13 +60,11 @@ import Testing
 
     /// A negative retention is refused on the command line, naming the flag.
     @Test func aNegativeRetentionIsRefused() async throws {
-        let process = Process()
-        process.executableURL = try OutpostServerProcess.executableURL()
-        process.arguments = ["--port", "0", "--log-retention-days=-3"]
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
+        let process = try ChildProcess(executable: try OutpostServerProcess.executableURL(),
+                                       arguments: ["--port", "0", "--log-retention-days=-3"],
+                                       environment: ProcessInfo.processInfo.environment, standardOutput: Pipe(),
+                                       standardError: errors)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus != 0)

@@ -7,15 +7,14 @@ import Testing
 @Suite struct PipeDrainTests {
     /// Everything the child writes arrives, in order, and the end is reported once, after the last chunk.
     @Test func readsEverythingInOrderAndReportsTheEndOnce() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // 20,000 numbered lines (≈ 130 KB, more than one pipe buffer and one read), written in bursts.
-        process.arguments = ["-c", "i=0; while [ $i -lt 20000 ]; do echo \"line $i\"; i=$((i+1)); done"]
         let pipe = Pipe()
-        process.standardOutput = pipe
+        // 20,000 numbered lines (≈ 130 KB, more than one pipe buffer and one read), written in bursts.
+        let process = try ChildProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "i=0; while [ $i -lt 20000 ]; do echo \"line $i\"; i=$((i+1)); done"],
+            environment: ProcessInfo.processInfo.environment, standardOutput: pipe)
         let received = Mutex(Data())
         let ends = Mutex([Int]())  // the byte count seen when each end was reported
-        try process.run()
         PipeDrain.start(pipe.fileHandleForReading, onData: { data in received.withLock { $0.append(data) } },
                         onEnd: { let count = received.withLock { $0.count }; ends.withLock { $0.append(count) } })
         let deadline = ContinuousClock.now + .seconds(60)
@@ -31,13 +30,11 @@ import Testing
 
     /// A child that writes nothing and exits: the end is reported with no data.
     @Test func aSilentChildEndsWithNoData() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
         let pipe = Pipe()
-        process.standardOutput = pipe
+        let process = try ChildProcess(executable: URL(fileURLWithPath: "/bin/true"), arguments: [],
+                                       environment: ProcessInfo.processInfo.environment, standardOutput: pipe)
         let chunks = Mutex(0)
         let ended = Mutex(false)
-        try process.run()
         PipeDrain.start(pipe.fileHandleForReading, onData: { _ in chunks.withLock { $0 += 1 } },
                         onEnd: { ended.withLock { $0 = true } })
         let deadline = ContinuousClock.now + .seconds(30)

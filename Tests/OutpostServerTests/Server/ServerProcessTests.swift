@@ -28,14 +28,13 @@ import Testing
         let binary = try OutpostServerProcess.executableURL().path
 
         /// Starts the server under a shell that prints its pid and waits; returns (shell, server pid).
-        func launchUnderShell(exitWithParent: Bool, data: String) async throws -> (Process, pid_t) {
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        func launchUnderShell(exitWithParent: Bool, data: String) async throws -> (ChildProcess, pid_t) {
             let flag = exitWithParent ? "OUTPOST_EXIT_WITH_PARENT=1" : "OUTPOST_EXIT_WITH_PARENT=0"
-            shell.arguments = ["-c", "\(flag) '\(binary)' --port 0 --data-dir '\(data)' >/dev/null 2>&1 & echo $!; wait"]
             let pipe = Pipe()
-            shell.standardOutput = pipe
-            try shell.run()
+            let shell = try ChildProcess(
+                executable: URL(fileURLWithPath: "/bin/sh"),
+                arguments: ["-c", "\(flag) '\(binary)' --port 0 --data-dir '\(data)' >/dev/null 2>&1 & echo $!; wait"],
+                environment: ProcessInfo.processInfo.environment, standardOutput: pipe)
             var text = ""
             let deadline = ContinuousClock.now + .seconds(20)
             while !text.contains("\n"), ContinuousClock.now < deadline {
