@@ -18,9 +18,9 @@ public final class ChildProcess: @unchecked Sendable {  // the status is behind 
     /// The `waitpid` status, once the child is reaped.
     private var status: Int32?
 
-    /// Starts `executable`. Standard output and standard error go to the writing ends of the given pipes (which this
-    /// process then closes), or are inherited when nil.
-    public init(executable: URL, arguments: [String], environment: [String: String],
+    /// Starts `executable` with `environment` (this process's by default). Standard output and standard error go to
+    /// the writing ends of the given pipes (which this process then closes), or are inherited when nil.
+    public init(executable: URL, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
                 standardOutput: Pipe? = nil, standardError: Pipe? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -10,7 +10,7 @@ struct SyncDemoTests {
         let pipe = Pipe()  // standard output and error, both
         let process = try ChildProcess(
             executable: try OutpostServerProcess.builtExecutableURL(named: "outpost-sync-demo"), arguments: [],
-            environment: ProcessInfo.processInfo.environment, standardOutput: pipe, standardError: pipe)
+            standardOutput: pipe, standardError: pipe)
         let output = KillTests.LockedValue(Data())
         let ended = KillTests.LockedValue(false)
         PipeDrain.start(pipe.fileHandleForReading, name: "sync demo output",

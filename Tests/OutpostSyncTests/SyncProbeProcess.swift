@@ -25,7 +25,7 @@ final class SyncProbeProcess: Sendable {
         let err = Pipe()
         let process = try ChildProcess(
             executable: try OutpostServerProcess.builtExecutableURL(named: "outpost-sync-probe"), arguments: arguments,
-            environment: ProcessInfo.processInfo.environment, standardOutput: out, standardError: err)
+            standardOutput: out, standardError: err)
         let probe = SyncProbeProcess(process: process)
         PipeDrain.start(out.fileHandleForReading, name: "sync probe output",
                         onData: { data in probe.output.withLock { $0.append(data) } },

@@ -235,12 +235,6 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         await task?.value
     }
 
-    /// Stops the agent after the pending control operations, and waits until it has stopped (log out, remove).
-    func stopAndWait() async {
-        control { await $0.stop() }
-        await lock.withLock { controlTail }?.value
-    }
-
     /// Waits until every local change committed so far is acknowledged by the server (`.upload`), or until
     /// everything the server has now is downloaded and applied (`.download`). Outpost also ends the wait when the
     /// calling task is cancelled, with `CancellationError` (the original keeps waiting).

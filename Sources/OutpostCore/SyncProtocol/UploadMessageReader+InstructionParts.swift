@@ -33,22 +33,21 @@ extension UploadMessageReader {
         /// false for an unknown or repeated key or an unreadable value. Keys are compared as bytes: making a
         /// `String` of each was a tenth of the server's reading time.
         mutating func read(_ name: Range<Int>, from reader: inout UploadMessageReader) -> Bool {
-            let r = reader.reader
-            if r.bytes(name, are: "class") { return UploadMessageReader.fill(&className, reader.className()) }
-            if r.bytes(name, are: "fields") {
+            if reader.key(name, is: "class") { return UploadMessageReader.fill(&className, reader.className()) }
+            if reader.key(name, is: "fields") {
                 guard fields == nil, let (document, text) = reader.documentWithText(depth: 0) else { return false }
                 fields = document
                 fieldsText = text
                 return true
             }
-            if r.bytes(name, are: "op") { return UploadMessageReader.fill(&op, reader.op()) }
-            if r.bytes(name, are: "pk") { return UploadMessageReader.fill(&primaryKey, reader.value(depth: 0)) }
-            if r.bytes(name, are: "field") { return UploadMessageReader.fill(&field, reader.string()) }
-            if r.bytes(name, are: "value") { return UploadMessageReader.fill(&value, reader.value(depth: 0)) }
-            if r.bytes(name, are: "index") { return UploadMessageReader.fill(&index, reader.integer()) }
-            if r.bytes(name, are: "from") { return UploadMessageReader.fill(&from, reader.integer()) }
-            if r.bytes(name, are: "to") { return UploadMessageReader.fill(&to, reader.integer()) }
-            if r.bytes(name, are: "key") { return UploadMessageReader.fill(&key, reader.string()) }
+            if reader.key(name, is: "op") { return UploadMessageReader.fill(&op, reader.op()) }
+            if reader.key(name, is: "pk") { return UploadMessageReader.fill(&primaryKey, reader.value(depth: 0)) }
+            if reader.key(name, is: "field") { return UploadMessageReader.fill(&field, reader.string()) }
+            if reader.key(name, is: "value") { return UploadMessageReader.fill(&value, reader.value(depth: 0)) }
+            if reader.key(name, is: "index") { return UploadMessageReader.fill(&index, reader.integer()) }
+            if reader.key(name, is: "from") { return UploadMessageReader.fill(&from, reader.integer()) }
+            if reader.key(name, is: "to") { return UploadMessageReader.fill(&to, reader.integer()) }
+            if reader.key(name, is: "key") { return UploadMessageReader.fill(&key, reader.string()) }
             return false
         }
 

@@ -88,6 +88,9 @@ package struct UploadMessageReader: JSONTokenReader {
         return (instruction, parts.fieldsText)
     }
 
+    /// Whether the key whose characters are `name` is `literal` (compared in place: no copy of the reader per key).
+    func key(_ name: Range<Int>, is literal: StaticString) -> Bool { reader.bytes(name, are: literal) }
+
     /// A class name: a string literal without escapes that ``JSONFields/isValidName(_:)`` accepts.
     mutating func className() -> String? {
         guard let characters = reader.plainString() else { return nil }

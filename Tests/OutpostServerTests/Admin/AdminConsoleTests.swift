@@ -156,7 +156,7 @@ import Testing
         let output = Pipe()
         let errors = Pipe()
         let process = try ChildProcess(executable: URL(fileURLWithPath: executable), arguments: arguments,
-                                       environment: ProcessInfo.processInfo.environment, standardOutput: output,
+                                       standardOutput: output,
                                        standardError: errors)
         let collected = Mutex((output: Data(), errors: Data(), open: 2))
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

@@ -63,7 +63,7 @@ import Testing
         let errors = Pipe()
         let process = try ChildProcess(executable: try OutpostServerProcess.executableURL(),
                                        arguments: ["--port", "0", "--log-retention-days=-3"],
-                                       environment: ProcessInfo.processInfo.environment, standardOutput: Pipe(),
+                                       standardOutput: Pipe(),
                                        standardError: errors)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -12,7 +12,7 @@ import Testing
         let process = try ChildProcess(
             executable: URL(fileURLWithPath: "/bin/sh"),
             arguments: ["-c", "i=0; while [ $i -lt 20000 ]; do echo \"line $i\"; i=$((i+1)); done"],
-            environment: ProcessInfo.processInfo.environment, standardOutput: pipe)
+            standardOutput: pipe)
         let received = Mutex(Data())
         let ends = Mutex([Int]())  // the byte count seen when each end was reported
         PipeDrain.start(pipe.fileHandleForReading, onData: { data in received.withLock { $0.append(data) } },
@@ -32,7 +32,7 @@ import Testing
     @Test func aSilentChildEndsWithNoData() async throws {
         let pipe = Pipe()
         let process = try ChildProcess(executable: URL(fileURLWithPath: "/bin/true"), arguments: [],
-                                       environment: ProcessInfo.processInfo.environment, standardOutput: pipe)
+                                       standardOutput: pipe)
         let chunks = Mutex(0)
         let ended = Mutex(false)
         PipeDrain.start(pipe.fileHandleForReading, onData: { _ in chunks.withLock { $0 += 1 } },

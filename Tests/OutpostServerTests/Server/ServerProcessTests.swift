@@ -34,7 +34,7 @@ import Testing
             let shell = try ChildProcess(
                 executable: URL(fileURLWithPath: "/bin/sh"),
                 arguments: ["-c", "\(flag) '\(binary)' --port 0 --data-dir '\(data)' >/dev/null 2>&1 & echo $!; wait"],
-                environment: ProcessInfo.processInfo.environment, standardOutput: pipe)
+                standardOutput: pipe)
             var text = ""
             let deadline = ContinuousClock.now + .seconds(20)
             while !text.contains("\n"), ContinuousClock.now < deadline {
