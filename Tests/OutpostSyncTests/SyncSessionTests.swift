@@ -113,7 +113,7 @@ final class Cat: Object {
                 let onServer = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(item._id))
                 #expect(onServer?["itemName"] == .string("written while logged out"))
 
-                // Out, an open while logged out (no session then), and in again: the file syncs again.
+                // Out, an open while logged out (the same inactive session), and in again: the file syncs again.
                 try await again.logOut()
                 let whileOut = try await Realm(configuration: config)
                 #expect(whileOut.syncSession === first)
@@ -127,8 +127,9 @@ final class Cat: Object {
     }
 
     /// A logged-out user's session is kept only while a Realm of its file is open: once the last one closes it is
-    /// forgotten (a `wait(for:)` on it fails instead of waiting for ever), and a file opened while the user is out
-    /// has none until the user logs in again; the upload queued meanwhile goes out then.
+    /// forgotten (a `wait(for:)` on it fails instead of waiting for ever). A file opened while the user is out gets a
+    /// new session, inactive (as in the original; it had none before), which the user's login starts; the upload
+    /// queued meanwhile goes out then.
     @Test func aLoggedOutSessionIsKeptOnlyForOpenRealms() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "logged-out-session")) { server in
             try await withClientApp(server) { app in
@@ -155,11 +156,17 @@ final class Cat: Object {
                 }
                 #expect(error.code == .clientSessionError)
                 let whileOut = try await Realm(configuration: config)
-                #expect(whileOut.syncSession == nil)
-                // Logging in again starts a session for the open file.
+                let outSession = try #require(whileOut.syncSession, "a file opened while the user is out has a session")
+                #expect(outSession !== first)
+                #expect(outSession.state == .inactive)
+                #expect(outSession.connectionState == .disconnected)
+                outSession.resume()
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(outSession.state == .inactive, "resume() while logged out does nothing")
+                // Logging in again starts that session.
                 _ = try await app.login(credentials: credentials)
                 let session = try #require(whileOut.syncSession)
-                #expect(session !== first)
+                #expect(session === outSession)
                 #expect(session.state == .active)
                 try await withDeadline(.seconds(30), "the upload after logging in") { try await session.wait(for: .upload) }
                 let onServer = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(id))

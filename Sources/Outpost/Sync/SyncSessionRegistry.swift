@@ -34,12 +34,9 @@ final class SyncSessionRegistry: @unchecked Sendable {
     /// The session of a synced configuration, created and started on first use.
     @discardableResult
     func ensureSession(_ configuration: Realm.Configuration, path: String) -> SyncSession? {
-        // A logged-out user's file has no session (as after `logOut()`); logging in again starts it
-        // (`resumeOpenFiles`). A session made now would stay unstarted after that login.
-        guard let sync = configuration.syncConfiguration, sync.user.isLoggedIn else {
-            return lock.withLock { sessions[path] }
-        }
+        guard let sync = configuration.syncConfiguration else { return lock.withLock { sessions[path] } }
         let tracker = self.tracker(forPath: path)
+        guard sync.user.isLoggedIn else { return inactiveSession(configuration, sync: sync, path: path, tracker: tracker) }
         // A session stopped by the log-out of this same user resumes; one of a user removed since (a new `User`
         // for the same id) gives way to a new session.
         let (session, start, replaced): (SyncSession, Bool, SyncSession?) = lock.withLock {
@@ -54,6 +51,24 @@ final class SyncSessionRegistry: @unchecked Sendable {
         }
         replaced?.abandonWaits()
         if start { session.resume() } else { session.instanceOpened() }
+        return session
+    }
+
+    /// The session of a file opened while its user is logged out: the file's session if it has one, else a new one,
+    /// inactive and marked as stopped by the log-out, as after `logOut()` (`realm.syncSession` answers it, as in the
+    /// original; it was nil before). The user's next login starts it (``resumeOpenFiles(userId:)``); it is forgotten
+    /// when the file's last Realm closes first (``lastInstanceClosed(path:)``).
+    private func inactiveSession(_ configuration: Realm.Configuration, sync: SyncConfiguration, path: String,
+                                 tracker: SubscriptionTracker) -> SyncSession {
+        let (session, made): (SyncSession, Bool) = lock.withLock {
+            if let s = sessions[path] { return (s, false) }
+            let s = SyncSession(path: path, realmConfiguration: configuration, sync: sync, tracker: tracker)
+            s.stoppedByLogOut = true
+            sessions[path] = s
+            return (s, true)
+        }
+        // A login that ended since the check above may have looked for this file's session before it was here.
+        if made, sync.user.isLoggedIn { return ensureSession(configuration, path: path) ?? session }
         return session
     }
 
