@@ -126,6 +126,41 @@ final class Cat: Object {
         }
     }
 
+    /// A suspension outlasts a log-out and the next login, as the original's paused session: whether the app
+    /// suspended the session before the log-out or while the user was out, the login leaves it inactive, and only
+    /// `resume()` starts it again (before, the login resumed it).
+    @Test func aSuspensionOutlastsLogOutAndLogIn() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "suspended-relogin")) { server in
+            try await withClientApp(server) { app in
+                try await app.emailPasswordAuth.registerUser(email: "eve@example.com", password: "password1")
+                let credentials = Credentials.emailPassword(email: "eve@example.com", password: "password1")
+                let user = try await app.login(credentials: credentials)
+                let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
+                let session = try #require(realm.syncSession)
+                for suspendWhileOut in [false, true] {
+                    if !suspendWhileOut { session.suspend() }
+                    try await user.logOut()
+                    if suspendWhileOut { session.suspend() }
+                    let id = ObjectId.generate()
+                    try realm.write {
+                        realm.create(Item.self, value: ["_id": id, "ownerId": user.id, "itemName": "while suspended", "complexity": 1])
+                    }
+                    _ = try await app.login(credentials: credentials)
+                    #expect(realm.syncSession === session)
+                    try await Task.sleep(for: .milliseconds(300))
+                    #expect(session.state == .inactive, "the login leaves a suspended session alone (suspended while out: \(suspendWhileOut))")
+                    #expect(session.connectionState == .disconnected)
+                    #expect(try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(id)) == nil)
+                    session.resume()
+                    #expect(session.state == .active)
+                    try await withDeadline(.seconds(30), "the upload after resume()") { try await session.wait(for: .upload) }
+                    let onServer = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(id))
+                    #expect(onServer?["itemName"] == .string("while suspended"))
+                }
+            }
+        }
+    }
+
     /// A logged-out user's session is kept only while a Realm of its file is open: once the last one closes it is
     /// forgotten (a `wait(for:)` on it fails instead of waiting for ever). A file opened while the user is out gets a
     /// new session, inactive (as in the original; it had none before), which the user's login starts; the upload

@@ -70,6 +70,8 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     private let lock = NSLock()
     private var _state: State = .inactive
     private var _stoppedByLogOut = false
+    /// Suspended by the app (`suspend()`) and not resumed since.
+    private var _suspendedByApp = false
     private var _connectionState: ConnectionState = .disconnected
     /// Changes of `state` and `connectionState` not yet told to the observers, in order (``changing(_:)``).
     private var undelivered: [(old: StateSnapshot, new: StateSnapshot)] = []
@@ -156,8 +158,10 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     /// The user the session syncs as.
     public func parentUser() -> User? { user }
 
-    /// Stops syncing until `resume()`; local writes go on and are uploaded later.
+    /// Stops syncing until `resume()`; local writes go on and are uploaded later. As in the original (a paused
+    /// session), the suspension outlasts a log-out and the next login: only `resume()` ends it.
     public func suspend() {
+        lock.withLock { _suspendedByApp = true }
         setState(.inactive)
         setConnectionState(.disconnected)
         control { await $0.stop() }
@@ -167,6 +171,7 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     /// original): logging in again resumes it.
     public func resume() {
         guard state != .invalid else { return }
+        lock.withLock { _suspendedByApp = false }
         guard user.isLoggedIn else {
             stoppedByLogOut = true  // the user's next login resumes it
             return
@@ -190,6 +195,9 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     func abandonWaits() {
         control { await $0.abandonWaiters() }
     }
+
+    /// The app suspended the session and has not resumed it: a login does not start it (``SyncSessionRegistry``).
+    var isSuspendedByApp: Bool { lock.withLock { _suspendedByApp } }
 
     /// The session was stopped because its user logged out (``SyncSessionRegistry/stopSessions(userId:)``); a login of
     /// the user resumes it (``SyncSessionRegistry/ensureSession(_:path:)``).

@@ -37,13 +37,14 @@ final class SyncSessionRegistry: @unchecked Sendable {
         guard let sync = configuration.syncConfiguration else { return lock.withLock { sessions[path] } }
         let tracker = self.tracker(forPath: path)
         guard sync.user.isLoggedIn else { return inactiveSession(configuration, sync: sync, path: path, tracker: tracker) }
-        // A session stopped by the log-out of this same user resumes; one of a user removed since (a new `User`
-        // for the same id) gives way to a new session.
+        // A session stopped by the log-out of this same user resumes, unless the app suspended it (a suspension
+        // outlasts the login, as the original's paused session); one of a user removed since (a new `User` for the
+        // same id) gives way to a new session.
         let (session, start, replaced): (SyncSession, Bool, SyncSession?) = lock.withLock {
             if let s = sessions[path], !s.stoppedByLogOut || s.user === sync.user {
                 let revived = s.stoppedByLogOut
                 s.stoppedByLogOut = false
-                return (s, revived, nil)
+                return (s, revived && !s.isSuspendedByApp, nil)
             }
             let s = SyncSession(path: path, realmConfiguration: configuration, sync: sync, tracker: tracker)
             let old = sessions.updateValue(s, forKey: path)
