@@ -128,7 +128,8 @@ final class Cat: Object {
 
     /// A suspension outlasts a log-out and the next login, as the original's paused session: whether the app
     /// suspended the session before the log-out or while the user was out, the login leaves it inactive, and only
-    /// `resume()` starts it again (before, the login resumed it).
+    /// `resume()` starts it again (before, the login resumed it); a `resume()` while the user is out ends the
+    /// suspension, and the login starts the session.
     @Test func aSuspensionOutlastsLogOutAndLogIn() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "suspended-relogin")) { server in
             try await withClientApp(server) { app in
@@ -157,6 +158,14 @@ final class Cat: Object {
                     let onServer = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: .objectId(id))
                     #expect(onServer?["itemName"] == .string("while suspended"))
                 }
+                // `resume()` while the user is out ends the suspension only: the login starts the session.
+                session.suspend()
+                try await user.logOut()
+                session.resume()
+                #expect(session.state == .inactive)
+                _ = try await app.login(credentials: credentials)
+                #expect(realm.syncSession === session)
+                #expect(session.state == .active)
             }
         }
     }

@@ -12,9 +12,9 @@ public enum OpenBehavior: Sendable {
 }
 
 extension Realm {
-    /// The sync session of a synced Realm; nil for a local Realm. After its user logged out it is the same session,
-    /// inactive (as in the original), and it resumes when the user logs in again; nil only for a file opened while
-    /// its user was logged out with no Realm of it open before.
+    /// The sync session of a synced Realm; nil for a local Realm. While its user is logged out it is inactive (the
+    /// same session as before the log-out, or a new one for a file opened while the user is out), as in the original,
+    /// and it starts when the user logs in again unless the app suspended it.
     public var syncSession: SyncSession? {
         guard configuration.syncConfiguration != nil else { return nil }
         return SyncSessionRegistry.shared.anySession(forPath: instance.path)

@@ -159,25 +159,42 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     public func parentUser() -> User? { user }
 
     /// Stops syncing until `resume()`; local writes go on and are uploaded later. As in the original (a paused
-    /// session), the suspension outlasts a log-out and the next login: only `resume()` ends it.
+    /// session), the suspension outlasts a log-out and the next login: only `resume()` (or an open that downloads
+    /// first) ends it.
     public func suspend() {
-        lock.withLock { _suspendedByApp = true }
-        setState(.inactive)
+        // The mark, the state and the stop in one step under the lock, where a login's start
+        // (``startUnlessSuspended()``) checks the mark and queues its start: whichever comes first, a suspension
+        // that overlaps a login ends suspended.
+        changing { snapshot in
+            _suspendedByApp = true
+            snapshot.state = .inactive
+            queueControl { await $0.stop() }
+        }
         setConnectionState(.disconnected)
-        control { await $0.stop() }
     }
 
-    /// Starts syncing again after `suspend()`. No effect while the session's user is logged out (as in the
-    /// original): logging in again resumes it.
+    /// Starts syncing again after `suspend()`. While the session's user is logged out it only ends the suspension
+    /// (as in the original): the user's next login starts the session.
     public func resume() {
-        guard state != .invalid else { return }
-        lock.withLock { _suspendedByApp = false }
-        guard user.isLoggedIn else {
-            stoppedByLogOut = true  // the user's next login resumes it
-            return
+        let loggedIn = user.isLoggedIn
+        changing { snapshot in
+            guard snapshot.state != .invalid else { return }
+            _suspendedByApp = false
+            guard loggedIn, !_stoppedByLogOut else { return }
+            snapshot.state = .active
+            queueControl { await $0.start() }
         }
-        setState(.active)
-        control { await $0.start() }
+    }
+
+    /// Starts the session for its file's first open or its user's login, unless the app suspended it or its user
+    /// logged out since (both marks are checked in one step with the start, under the lock where `suspend()` and
+    /// the log-out set them; ``SyncSessionRegistry/ensureSession(_:path:)``).
+    func startUnlessSuspended() {
+        changing { snapshot in
+            guard !_suspendedByApp, !_stoppedByLogOut, snapshot.state != .invalid else { return }
+            snapshot.state = .active
+            queueControl { await $0.start() }
+        }
     }
 
     /// Logged out: inactive and disconnected at once, before the agent's stop ends, unless a login revived the
@@ -196,11 +213,9 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         control { await $0.abandonWaiters() }
     }
 
-    /// The app suspended the session and has not resumed it: a login does not start it (``SyncSessionRegistry``).
-    var isSuspendedByApp: Bool { lock.withLock { _suspendedByApp } }
-
-    /// The session was stopped because its user logged out (``SyncSessionRegistry/stopSessions(userId:)``); a login of
-    /// the user resumes it (``SyncSessionRegistry/ensureSession(_:path:)``).
+    /// The session was stopped because its user logged out (``SyncSessionRegistry/stopSessions(userId:)``), or made
+    /// while the user was out; a login of the user starts it unless the app suspended it
+    /// (``SyncSessionRegistry/ensureSession(_:path:)``).
     var stoppedByLogOut: Bool {
         get { lock.withLock { _stoppedByLogOut } }
         set { lock.withLock { _stoppedByLogOut = newValue } }
@@ -227,13 +242,16 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     /// Hands `operation` to the agent after every control operation requested before it, so that `suspend()`
     /// followed at once by `resume()` ends resumed (two independent tasks could reach the agent in either order).
     func control(_ operation: @escaping @Sendable (SyncAgent) async -> Void) {
+        lock.withLock { queueControl(operation) }
+    }
+
+    /// ``control(_:)`` with the lock held.
+    private func queueControl(_ operation: @escaping @Sendable (SyncAgent) async -> Void) {
         let agent = self.agent!
-        lock.withLock {
-            let previous = controlTail
-            controlTail = Task {
-                await previous?.value
-                await operation(agent)
-            }
+        let previous = controlTail
+        controlTail = Task {
+            await previous?.value
+            await operation(agent)
         }
     }
 

@@ -4,8 +4,9 @@ import Foundation
 /// first opened and runs until its user logs out (or `suspend()`), or until the app's last Realm of the file closed
 /// and its changes are uploaded (it starts again when the file is opened again).
 ///
-/// A session stopped by its user's log-out stays, inactive, while a Realm of its file is open (`realm.syncSession`
-/// answers it, as in the original), and the same session resumes when the user logs in again.
+/// A session stopped by its user's log-out, or made for a file opened while the user is out, stays, inactive, while
+/// a Realm of its file is open (`realm.syncSession` answers it, as in the original), and the same session starts
+/// when the user logs in again, unless the app suspended it.
 final class SyncSessionRegistry: @unchecked Sendable {
     static let shared = SyncSessionRegistry()
     private let lock = NSLock()
@@ -31,7 +32,8 @@ final class SyncSessionRegistry: @unchecked Sendable {
         lock.withLock { sessions[path] }
     }
 
-    /// The session of a synced configuration, created and started on first use.
+    /// The session of a synced configuration, created and started on first use (created inactive while its user is
+    /// logged out).
     @discardableResult
     func ensureSession(_ configuration: Realm.Configuration, path: String) -> SyncSession? {
         guard let sync = configuration.syncConfiguration else { return lock.withLock { sessions[path] } }
@@ -44,14 +46,14 @@ final class SyncSessionRegistry: @unchecked Sendable {
             if let s = sessions[path], !s.stoppedByLogOut || s.user === sync.user {
                 let revived = s.stoppedByLogOut
                 s.stoppedByLogOut = false
-                return (s, revived && !s.isSuspendedByApp, nil)
+                return (s, revived, nil)
             }
             let s = SyncSession(path: path, realmConfiguration: configuration, sync: sync, tracker: tracker)
             let old = sessions.updateValue(s, forKey: path)
             return (s, true, old)
         }
         replaced?.abandonWaits()
-        if start { session.resume() } else { session.instanceOpened() }
+        if start { session.startUnlessSuspended() } else { session.instanceOpened() }
         return session
     }
 
@@ -94,7 +96,18 @@ final class SyncSessionRegistry: @unchecked Sendable {
             sessions[path] = nil
             return true
         }
-        if dropped { session.abandonWaits() }
+        guard dropped else { return }
+        // A Realm of the file opened since the count that led here may hold this session already (opened while the
+        // user is out, ``inactiveSession``): it is put back for it unless that open made a new one.
+        if RealmRegistry.shared.openAppInstanceCount(path: path) > 0 {
+            let restored: Bool = lock.withLock {
+                guard sessions[path] == nil, session.stoppedByLogOut else { return false }
+                sessions[path] = session
+                return true
+            }
+            if restored { return }
+        }
+        session.abandonWaits()
     }
 
     /// A local commit (or new subscription set) on `path`: its session uploads it.
