@@ -1,11 +1,13 @@
 """The server's `documents` table with raw SQLite (Python's sqlite3 module, C speed for the inserts): 100,000
 upserts in 26 transactions, WAL and synchronous=FULL as the server runs them, as a rowid table with a separate
 primary-key index (what outpost-server uses) and as a WITHOUT ROWID table, for small documents (the upload
-benchmark's) and 2 KB ones. Both shapes run in the same process, one after the other, twice.
+benchmark's) and 2 KB ones; then 20,000 lookups of random keys, as the server loads an upload's objects. Both
+shapes run in the same process, one after the other, twice.
 
     python3 Benchmarks/sqlite-checks/documents_table.py
 """
 import os
+import random
 import sqlite3
 import tempfile
 import time
@@ -36,11 +38,19 @@ def run(without_rowid, body_length):
                       "do update set body = excluded.body", rows)
         c.execute("commit")
     elapsed = time.time() - start
+    lookup = c.cursor()
+    start = time.time()
+    for key in random.Random(7).sample(keys, 20000):
+        lookup.execute("select body from documents where app = ? and collection = ? and pk_key = ?",
+                       ("outpost-dev", "BenchItem", '{"$oid":"%s"}' % key)).fetchone()
+    looked_up = time.time() - start
     c.close()
-    return elapsed
+    return elapsed, looked_up
 
 
 for body_length in [0, 2000]:
     for without_rowid in [False, True, False, True]:
-        print("%-13s %-11s %.3f s" % ("without rowid" if without_rowid else "rowid", "2 KB bodies" if body_length else
-                                      "small bodies", run(without_rowid, body_length)))
+        inserts, lookups = run(without_rowid, body_length)
+        print("%-13s %-12s upserts %.3f s, 20,000 lookups %.3f s" % (
+            "without rowid" if without_rowid else "rowid", "2 KB bodies" if body_length else "small bodies",
+            inserts, lookups))

@@ -24,6 +24,13 @@ final class Cat: Object {
         }
     }
 
+    /// A new email/password user, logged in, and the credentials that log it in again.
+    static func registeredUser(_ app: App, email: String) async throws -> (User, Credentials) {
+        try await app.emailPasswordAuth.registerUser(email: email, password: "password1")
+        let credentials = Credentials.emailPassword(email: email, password: "password1")
+        return (try await app.login(credentials: credentials), credentials)
+    }
+
     @Test func resultsSubscribeAndUnsubscribe() async throws {
         try await withTestServer(configuration: try seedServerApp()) { server in
             try await withClientApp(server) { app in
@@ -84,9 +91,7 @@ final class Cat: Object {
     @Test func loggingInAgainResumesTheSessionsOfOpenFiles() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "relogin")) { server in
             try await withClientApp(server) { app in
-                try await app.emailPasswordAuth.registerUser(email: "ida@example.com", password: "password1")
-                let credentials = Credentials.emailPassword(email: "ida@example.com", password: "password1")
-                let user = try await app.login(credentials: credentials)
+                let (user, credentials) = try await Self.registeredUser(app, email: "ida@example.com")
                 let config = seedConfiguration(user)
                 let realm = try await Realm(configuration: config, downloadBeforeOpen: .always)
                 let first = try #require(realm.syncSession)
@@ -133,9 +138,7 @@ final class Cat: Object {
     @Test func aSuspensionOutlastsLogOutAndLogIn() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "suspended-relogin")) { server in
             try await withClientApp(server) { app in
-                try await app.emailPasswordAuth.registerUser(email: "eve@example.com", password: "password1")
-                let credentials = Credentials.emailPassword(email: "eve@example.com", password: "password1")
-                let user = try await app.login(credentials: credentials)
+                let (user, credentials) = try await Self.registeredUser(app, email: "eve@example.com")
                 let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
                 let session = try #require(realm.syncSession)
                 for suspendWhileOut in [false, true] {
@@ -177,9 +180,7 @@ final class Cat: Object {
     @Test func aLoggedOutSessionIsKeptOnlyForOpenRealms() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "logged-out-session")) { server in
             try await withClientApp(server) { app in
-                try await app.emailPasswordAuth.registerUser(email: "ada@example.com", password: "password1")
-                let credentials = Credentials.emailPassword(email: "ada@example.com", password: "password1")
-                let user = try await app.login(credentials: credentials)
+                let (user, credentials) = try await Self.registeredUser(app, email: "ada@example.com")
                 let config = seedConfiguration(user)
                 var realm: Realm? = try await Realm(configuration: config, downloadBeforeOpen: .always)
                 let first = try #require(realm?.syncSession)

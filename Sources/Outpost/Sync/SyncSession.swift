@@ -176,22 +176,23 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
     /// Starts syncing again after `suspend()`. While the session's user is logged out it only ends the suspension
     /// (as in the original): the user's next login starts the session.
     public func resume() {
-        let loggedIn = user.isLoggedIn
-        changing { snapshot in
-            guard snapshot.state != .invalid else { return }
-            _suspendedByApp = false
-            guard loggedIn, !_stoppedByLogOut else { return }
-            snapshot.state = .active
-            queueControl { await $0.start() }
-        }
+        start(endingSuspension: true, loggedIn: user.isLoggedIn)
     }
 
     /// Starts the session for its file's first open or its user's login, unless the app suspended it or its user
-    /// logged out since (both marks are checked in one step with the start, under the lock where `suspend()` and
-    /// the log-out set them; ``SyncSessionRegistry/ensureSession(_:path:)``).
+    /// logged out since (``SyncSessionRegistry/ensureSession(_:path:)``).
     func startUnlessSuspended() {
+        start(endingSuspension: false, loggedIn: true)
+    }
+
+    /// Starts the session unless it is invalid, suspended by the app or stopped by its user's log-out; `resume()`
+    /// ends the suspension first. The marks are checked and the start queued in one step under the lock where
+    /// `suspend()` and the log-out set them.
+    private func start(endingSuspension: Bool, loggedIn: Bool) {
         changing { snapshot in
-            guard !_suspendedByApp, !_stoppedByLogOut, snapshot.state != .invalid else { return }
+            guard snapshot.state != .invalid else { return }
+            if endingSuspension { _suspendedByApp = false }
+            guard loggedIn, !_suspendedByApp, !_stoppedByLogOut else { return }
             snapshot.state = .active
             queueControl { await $0.start() }
         }
