@@ -3,16 +3,9 @@ import OutpostCore
 
 /// Name checks and JSON helpers shared by the Data API and the admin API.
 enum DataAPIValidation {
-    /// The longest collection or field name, in UTF-8 bytes.
-    static let maxNameBytes = 255
-
-    /// Why a collection or field name is invalid, or nil when it is fine.
+    /// Why a collection or field name is invalid, or nil when it is fine (the rules sync uses too).
     static func problem(withName name: String) -> String? {
-        if name.isEmpty { return "must not be empty" }
-        if name.hasPrefix("$") { return "must not start with '$'" }
-        if name.unicodeScalars.contains("\u{0}") { return "must not contain a NUL character" }
-        if name.utf8.count > maxNameBytes { return "must be at most \(maxNameBytes) bytes long (it has \(name.utf8.count))" }
-        return nil
+        ObjectNames.problem(withClassName: name)
     }
 
     /// Throws 400 unless `name` is a valid collection name.
@@ -31,10 +24,9 @@ enum DataAPIValidation {
         case .object(let fields):
             for (key, value) in fields {
                 let keyPath = path.isEmpty ? key : "\(path).\(key)"
-                if let problem = problem(withName: key) {
+                if let problem = ObjectNames.problem(withFieldName: key) {
                     throw invalidField(key, at: path, problem)
                 }
-                if key.contains(".") { throw invalidField(key, at: path, "must not contain '.'") }
                 // Extended JSON values ({"$oid": …}) are values, not documents.
                 if case .object(let inner) = value, inner.keys.contains(where: { $0.hasPrefix("$") }) { continue }
                 try checkFieldNames(value, path: keyPath)

@@ -68,15 +68,20 @@ struct SchemaGuard {
         }
     }
 
-    /// Refuses an upload whose creates name a field that is not a valid name (error 212): empty, longer than 256
-    /// bytes, or holding a control character such as U+0000, which no Realm name holds and MongoDB refuses. The
-    /// message reader refuses such a class name or instruction field already; a create's fields come as a
-    /// document, whose names are checked here, once per upload and field.
+    /// Refuses an upload that names a class or a field by an invalid name (error 212, ``ObjectNames``): empty,
+    /// starting with `$`, holding a control character or (fields) `.`, or longer than 255 bytes. The message reader
+    /// refuses control characters in names already; the rest is checked here, once per upload, class and field.
     static func checkNames(_ written: [String: [String: Value]]) -> SyncProtocolError? {
         for (collection, fields) in written {
-            for field in fields.keys where !JSONFields.isValidName(field) {
+            if let problem = ObjectNames.problem(withClassName: collection) {
                 return SyncProtocolError(.badChangeset,
-                    "failed to validate upload changesets: field name \(Value.string(field).extendedJSONText) in class \(Value.string(collection).extendedJSONText) is not a valid name")
+                    "failed to validate upload changesets: class name \(Value.string(collection).extendedJSONText) is not a valid name: it \(problem)")
+            }
+            for field in fields.keys {
+                if let problem = ObjectNames.problem(withFieldName: field) {
+                    return SyncProtocolError(.badChangeset,
+                        "failed to validate upload changesets: field name \(Value.string(field).extendedJSONText) in class \(Value.string(collection).extendedJSONText) is not a valid name: it \(problem)")
+                }
             }
         }
         return nil

@@ -161,11 +161,17 @@ extension ServerSession {
             accepted.reserveCapacity(objects.count)
             for object in objects {
                 let key = working.keys[object.slot]
-                let before = working.documents[object.slot]
+                let stored = working.documents[object.slot]
+                // Another partition's document is absent for this session: a set or erase of it changes nothing,
+                // as for a key that does not exist (no oracle), and a create of its key is refused, its key taken.
+                let isElsewhere = stored.map { judge.isInAnotherPartition(key.collection, $0) } ?? false
+                let before = isElsewhere ? nil : stored
                 let result = InstructionApplier.applySorted(object.instructions, to: before)
                 guard result.document != before else { continue }
-                var reason = judge.reason(collection: key.collection, primaryKey: key.primaryKey, before: before,
-                                          after: result.document, changed: result.changedFields)
+                var reason = isElsewhere
+                    ? WriteJudge.outsideView(key.collection, key.primaryKey)
+                    : judge.reason(collection: key.collection, primaryKey: key.primaryKey, before: before,
+                                   after: result.document, changed: result.changedFields)
                 // The document is written once, here, for both the `documents` table and the history.
                 var text: String?
                 if reason == nil, let after = result.document {
@@ -178,7 +184,7 @@ extension ServerSession {
                 if let reason {
                     rejections.append(.init(table: key.collection, primaryKey: key.primaryKey, reason: reason))
                     compensations.append(DocumentChange(collection: key.collection, primaryKey: key.primaryKey,
-                                                        before: nil, after: before, changedFields: []))
+                                                        before: nil, after: stored, changedFields: []))
                     continue
                 }
                 if let after = result.document, let text {

@@ -21,6 +21,9 @@ struct SubscriptionValidator {
 
     private func problem(className: String, text: String, into out: inout [String: QueryPredicate]) -> String? {
         let table = "table \"\(className)\""
+        if let problem = ObjectNames.problem(withClassName: className) {
+            return "Invalid query: class name \(Value.string(className).extendedJSONText) is not a valid name: it \(problem)"
+        }
         guard text.utf8.count <= SyncProtocolLimits.maxQueryBytes else {
             return "Invalid query: unsupported query for \(table): the query is \(text.utf8.count) bytes, more than the limit of \(SyncProtocolLimits.maxQueryBytes)"
         }

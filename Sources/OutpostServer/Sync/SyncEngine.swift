@@ -151,13 +151,37 @@ public final class SyncEngine: SyncConnectionHandler {
         // their own fields, and the later write dropped the other's.
         try await schemaLock.withLock(settings.appId) {
             if knowsAll(written, appId: settings.appId) { return }
-            let stored = try await storage.updateSetting(appId: settings.appId, key: "schema") { current in
-                SchemaGuard.merge(written, into: Self.schema(from: current)).map { grown in
-                    Value.document(Document(grown.mapValues { .document(Document($0.mapValues { .string($0) })) }))
+            let stored: Value?
+            do {
+                stored = try await storage.updateSetting(appId: settings.appId, key: "schema") { current in
+                    SchemaGuard.merge(written, into: Self.schema(from: current)).map(Self.settingValue)
                 }
+            } catch let error as StorageError where error.underlying is ValueError {
+                stored = try await replaceUnreadableSchema(appId: settings.appId, written: written, error: error)
             }
             knownSchemas.withLock { $0[settings.appId] = Self.schema(from: stored) }
         }
+    }
+
+    /// A recorded schema that cannot be read back (an earlier version recorded a class named `$…`) is reported once
+    /// with the entry it fails at and replaced by what this process knew of it plus this upload: every upload of
+    /// the app would otherwise fail with 201 and be retried for ever.
+    private func replaceUnreadableSchema(
+        appId: String, written: [String: [String: Value]], error: StorageError
+    ) async throws -> Value {
+        let known = (knownSchemas.withLock { $0[appId] } ?? [:]).filter { ObjectNames.problem(withClassName: $0.key) == nil }
+        let replacement = Self.settingValue(SchemaGuard.merge(written, into: known) ?? known)
+        let detail = error.underlying.map { "\($0)" } ?? error.message
+        await log(appId: appId, kind: "schema", level: "error",
+                  "the recorded schema cannot be read (\(detail)); it is replaced by the \(known.count) classes this server knew and this upload's")
+        logger.error("the recorded schema of app \(appId) cannot be read (\(detail)); replaced")
+        try await storage.setSetting(appId: appId, key: "schema", value: replacement)
+        return replacement
+    }
+
+    /// The `schema` setting's value for a recorded schema.
+    static func settingValue(_ schema: [String: [String: String]]) -> Value {
+        .document(Document(schema.mapValues { .document(Document($0.mapValues { .string($0) })) }))
     }
 
     /// Whether this process knows every field `written` writes to be recorded for the app.

@@ -1,14 +1,24 @@
 import OutpostCore
 
 /// Decides whether one object's change from an upload is allowed: the role's insert, delete, write filter and
-/// field permissions, and (flexible sync) whether the object lies in the session's subscriptions. A permission
-/// failure wins over an out-of-view failure (reference/sync.md §4.4).
+/// field permissions, and whether the object lies in the session's subscriptions (flexible sync) or partition
+/// (partition-based sync). A permission failure wins over an out-of-view failure (reference/sync.md §4.4).
 struct WriteJudge {
     let view: SessionView
 
+    /// Whether a stored document lies outside the session's partition (partition-based sync), so that the upload
+    /// must treat it as absent: another partition's documents do not exist for this session (docs/protocol.md §5).
+    func isInAnotherPartition(_ collection: String, _ stored: Document) -> Bool {
+        view.settings.mode == .partition && !view.matchesQuery(collection, stored)
+    }
+
     /// nil when allowed, else the reason in the seed page's wording. `changed` is sorted.
     func reason(collection: String, primaryKey: Value, before: Document?, after: Document?, changed: [String]) -> String? {
-        guard view.settings.mode == .flexible else { return nil }
+        guard view.settings.mode == .flexible else {
+            // The partition check of the upload compared the instructions' values; this compares the result.
+            if let after, !view.matchesQuery(collection, after) { return Self.outsideView(collection, primaryKey) }
+            return nil
+        }
         var target: String { "write to \"\(primaryKey.plainText)\" in table \"\(collection)\"" }
         if let denial = permissionDenial(collection: collection, before: before, after: after, changed: changed) {
             return "\(target) \(denial)"
@@ -19,7 +29,12 @@ struct WriteJudge {
         case (let before?, _): inView = view.matchesQuery(collection, before)
         case (nil, nil): inView = true
         }
-        return inView ? nil : "\(target) not allowed; object is outside of the current query view"
+        return inView ? nil : Self.outsideView(collection, primaryKey)
+    }
+
+    /// The original's reason for a write to an object the session does not sync.
+    static func outsideView(_ collection: String, _ primaryKey: Value) -> String {
+        "write to \"\(primaryKey.plainText)\" in table \"\(collection)\" not allowed; object is outside of the current query view"
     }
 
     private func permissionDenial(collection: String, before: Document?, after: Document?, changed: [String]) -> String? {

@@ -128,9 +128,9 @@ import Testing
                 for (instruction, code, message) in [
                     (SyncInstruction.create(className: "Item", primaryKey: .int(1), fields: ["_id": .int(1), "item\u{0}Name": .int(1)]),
                      SyncErrorCode.badChangeset,
-                     #"failed to validate upload changesets: field name "item\u0000Name" in class "Item" is not a valid name"#),
+                     #"failed to validate upload changesets: field name "item\u0000Name" in class "Item" is not a valid name: it must not contain control characters"#),
                     (.create(className: "Item", primaryKey: .int(1), fields: ["_id": .int(1), "": .int(1)]), .badChangeset,
-                     #"failed to validate upload changesets: field name "" in class "Item" is not a valid name"#),
+                     #"failed to validate upload changesets: field name "" in class "Item" is not a valid name: it must not be empty"#),
                     // Names in the instruction itself are refused as it is read.
                     (.create(className: "It\u{0}em", primaryKey: .int(1), fields: [:]), .badSyntax,
                      "Bad syntax at message.changesets[0].instructions[0].class: 'It\u{0}em' is not a valid name"),
