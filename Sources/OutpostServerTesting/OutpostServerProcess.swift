@@ -23,7 +23,7 @@ public final class OutpostServerProcess: Sendable {
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     public var client: TestHTTPClient { TestHTTPClient(baseURL: baseURL) }
-    /// Everything the process printed to standard output so far.
+    /// Everything the process printed to standard output so far (and to standard error, when captured).
     public var standardOutput: String { output.text }
 
     private init(process: ChildProcess, output: OutputBuffer, port: Int, banner: String) {
@@ -60,13 +60,21 @@ public final class OutpostServerProcess: Sendable {
 
     /// Starts `outpost-server` with `arguments` (pass `--port 0` for a random port), waits for its start-up line
     /// and until `GET /health` answers 200.
-    public static func launch(arguments: [String], timeout: Duration = .seconds(60)) async throws -> OutpostServerProcess {
+    ///
+    /// - Parameters:
+    ///   - environment: variables set for the server on top of this process's (`LOG_LEVEL`, …).
+    ///   - capturesStandardError: standard error goes into ``standardOutput`` too (it is inherited otherwise).
+    public static func launch(
+        arguments: [String], environment: [String: String] = [:], capturesStandardError: Bool = false,
+        timeout: Duration = .seconds(60)
+    ) async throws -> OutpostServerProcess {
         let pipe = Pipe()
         // The server ends itself if this process dies without stopping it (a crashed or killed test run).
         let process = try ChildProcess(
             executable: try executableURL(), arguments: arguments,
-            environment: ProcessInfo.processInfo.environment.merging(["OUTPOST_EXIT_WITH_PARENT": "1"]) { $1 },
-            standardOutput: pipe)
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }
+                .merging(["OUTPOST_EXIT_WITH_PARENT": "1"]) { $1 },
+            standardOutput: pipe, standardError: capturesStandardError ? pipe : nil)
         let output = OutputBuffer()
         PipeDrain.start(pipe.fileHandleForReading, name: "outpost-server output") { output.append($0) }
         let deadline = ContinuousClock.now + timeout

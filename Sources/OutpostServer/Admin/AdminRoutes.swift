@@ -106,6 +106,7 @@ struct AdminRoutes: Sendable {
 
     @Sendable func deleteUser(_ request: Request, context: OutpostRequestContext) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
+        try JSONBody.checkText(id, what: "the user id")
         guard try await application.storage.deleteUser(appId: appId, id: id) else {
             throw APIError.notFound("no user with id \(DataAPIValidation.quoted(id))")
         }
@@ -128,6 +129,7 @@ struct AdminRoutes: Sendable {
 
     private func setDisabled(_ disabled: Bool, _ context: OutpostRequestContext) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
+        try JSONBody.checkText(id, what: "the user id")
         guard var user = try await application.storage.user(appId: appId, id: id) else {
             throw APIError.notFound("no user with id \(DataAPIValidation.quoted(id))")
         }
@@ -180,6 +182,7 @@ struct AdminRoutes: Sendable {
     @Sendable func logs(_ request: Request, context: OutpostRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let kind = query.get("kind").flatMap { $0.isEmpty ? nil : $0 }
+        if let kind { try JSONBody.checkText(kind, what: "the query parameter 'kind'") }
         let since = try query.get("since").map { text throws(APIError) in try Self.parseDate(text, "since") }
         let until = try query.get("until").map { text throws(APIError) in try Self.parseDate(text, "until") }
         let limit = try Self.limit(request, default: 100, max: 10_000)

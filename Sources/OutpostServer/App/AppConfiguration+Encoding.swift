@@ -40,10 +40,22 @@ extension AppConfiguration {
 
         var root: [String: JSONValue] = [
             "app_id": .string(appId), "name": .string(name), "auth": .object(auth), "sync": .object(sync),
-            "schema": .object(schema), "rules": .object(rules), "data_api": .object(["enabled": .bool(dataAPI.enabled)]),
+            "schema": .object(schema), "rules": .object(rules), "data_api": .object(dataAPIFields),
         ]
         root["default_rule"] = defaultRule
         return .object(root)
+    }
+
+    /// `data_api`, with the limits only where they differ from the defaults.
+    private var dataAPIFields: [String: JSONValue] {
+        var fields: [String: JSONValue] = ["enabled": .bool(dataAPI.enabled)]
+        if dataAPI.maxDocumentsPerWrite != DataAPI.defaultMaxDocumentsPerWrite {
+            fields["max_documents_per_write"] = .int(Int64(dataAPI.maxDocumentsPerWrite))
+        }
+        if dataAPI.maxWriteBytes != DataAPI.defaultMaxWriteBytes {
+            fields["max_write_bytes"] = .int(Int64(dataAPI.maxWriteBytes))
+        }
+        return fields
     }
 
     /// The configuration as indented JSON text with sorted keys, as written to a file.
@@ -87,6 +99,8 @@ extension AppConfiguration {
     public func write(to url: URL) throws(ConfigurationError) {
         do {
             try Data(jsonText.utf8).write(to: url, options: .atomic)
+            // It may hold secrets (custom-token signing keys, values): readable by the server's user only.
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         } catch {
             throw ConfigurationError(.unreadableFile, path: "$", "cannot write \(url.path): \(error.localizedDescription)")
         }

@@ -47,8 +47,11 @@ extension AppConfiguration {
         }
         var dataAPI = DataAPI()
         if let reader = try root.object("data_api") {
-            try reader.rejectUnknownFields(["enabled"])
+            try reader.rejectUnknownFields(["enabled", "max_documents_per_write", "max_write_bytes"])
             dataAPI.enabled = try reader.bool("enabled", default: false)
+            dataAPI.maxDocumentsPerWrite = try reader.positiveInt(
+                "max_documents_per_write", default: DataAPI.defaultMaxDocumentsPerWrite)
+            dataAPI.maxWriteBytes = try reader.positiveInt("max_write_bytes", default: DataAPI.defaultMaxWriteBytes)
         }
         self.init(
             appId: appId, name: try root.string("name") ?? appId, auth: auth, sync: sync, schema: schema, rules: rules,

@@ -146,6 +146,22 @@ extension AppConfiguration {
     /// The Data API (direct collection access over HTTP).
     public struct DataAPI: Sendable, Hashable {
         public var enabled: Bool
-        public init(enabled: Bool = false) { self.enabled = enabled }
+        /// The most documents one write request may insert, change or delete (`max_documents_per_write`).
+        public var maxDocumentsPerWrite: Int
+        /// The most bytes of Extended JSON one write request may leave in documents, which its history changeset
+        /// holds too (`max_write_bytes`); at least one document of the largest size must fit.
+        public var maxWriteBytes: Int
+
+        public static let defaultMaxDocumentsPerWrite = 10_000
+        public static let defaultMaxWriteBytes = 64 * 1024 * 1024
+
+        public init(
+            enabled: Bool = false, maxDocumentsPerWrite: Int = defaultMaxDocumentsPerWrite,
+            maxWriteBytes: Int = defaultMaxWriteBytes
+        ) {
+            self.enabled = enabled
+            self.maxDocumentsPerWrite = maxDocumentsPerWrite
+            self.maxWriteBytes = maxWriteBytes
+        }
     }
 }

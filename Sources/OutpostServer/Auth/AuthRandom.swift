@@ -38,6 +38,8 @@ enum Base64URL {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// The bytes of canonical base64url text, else nil: the unused low bits of the last character must be zero
+    /// (RFC 4648 §3.5), so one token has one spelling and an altered signature never verifies.
     static func decode(_ text: Substring) -> [UInt8]? {
         guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             return nil
@@ -49,6 +51,7 @@ enum Base64URL {
         case 1: return nil
         default: break
         }
-        return Data(base64Encoded: base64).map { Array($0) }
+        guard let bytes = Data(base64Encoded: base64).map({ Array($0) }), encode(bytes) == text else { return nil }
+        return bytes
     }
 }

@@ -45,8 +45,9 @@ struct DataAPIRoutes: Sendable {
                 status: .internalServerError, errorCode: "InternalServerError", code: "invalidRules",
                 message: "the app's rules are invalid: \(error.message)")
         }
-        let service = DataAPIService(
+        var service = DataAPIService(
             storage: application.storage, appId: appId, rules: rules, engine: application.syncHandler as? SyncEngine)
+        service.limits = application.app.dataAPI
         let result = try await service.perform(action: action, collection: collection, body: body.fields, user: user)
         return .json(result, status: action.hasPrefix("insert") ? .created : .ok)
     }

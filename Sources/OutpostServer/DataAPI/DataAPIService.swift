@@ -13,6 +13,8 @@ struct DataAPIService: Sendable {
     let engine: SyncEngine?
     /// The largest document a write may leave (its Extended JSON text, in bytes); tests set a small one.
     var maxDocumentBytes = SyncProtocolLimits.maxDocumentBytes
+    /// What one write request may write.
+    var limits = AppConfiguration.DataAPI()
 
     static let actions = [
         "find", "findOne", "insertOne", "insertMany", "updateOne", "updateMany", "deleteOne", "deleteMany", "count",
@@ -150,7 +152,7 @@ struct DataAPIService: Sendable {
             guard !changes.isEmpty else { return nil }
             for change in changes {
                 if let after = change.after {
-                    let text = after.extendedJSONText
+                    let text = change.afterText ?? after.extendedJSONText
                     if text.utf8.count > limit { throw tooLarge(change, bytes: text.utf8.count, limit: limit) }
                     try await transaction.putDocument(collection: change.collection, after, text: text)
                 } else {
@@ -218,18 +220,25 @@ struct DataAPIService: Sendable {
                 guard let json = body["document"] else { throw APIError.badRequest("missing field 'document'") }
                 documents.append(try parseDocument(json, at: "document"))
             }
+            var budget = DataAPIWriteBudget(service.limits)
+            try budget.admit(documents: documents.count, "insert", collection: collection)
             var seen: Set<Value> = []
+            var changes: [DocumentChange] = []
+            changes.reserveCapacity(documents.count)
             for document in documents {
                 let id = document["_id"]!
                 guard seen.insert(id).inserted else { throw Self.duplicate(id, collection) }
                 try checkInsert(document)
+                var change = DocumentChange(
+                    collection: collection, primaryKey: id, before: nil, after: document, changedFields: document.sortedKeys)
+                let text = document.extendedJSONText
+                try budget.spend(text, collection: collection)
+                change.afterText = text
+                changes.append(change)
             }
             let collection = collection
-            let changes = documents.map {
-                DocumentChange(collection: collection, primaryKey: $0["_id"]!, before: nil, after: $0, changedFields: $0.sortedKeys)
-            }
             let limit = service.maxDocumentBytes
-            let version = try await storage.transaction(appId: appId) { transaction -> Int64? in
+            let version = try await storage.transaction(appId: appId) { [changes] transaction -> Int64? in
                 let existing = try await transaction.documents(collection: collection, primaryKeys: changes.map(\.primaryKey))
                 if let id = changes.map(\.primaryKey).first(where: { existing[$0] != nil }) {
                     throw Self.duplicate(id, collection)
@@ -259,11 +268,14 @@ struct DataAPIService: Sendable {
             }
             let upsertBase = upsert ? try DataAPIQuery.upsertBase(body["filter"]) : Document()
             let isUpsert = upsert
-            let keys = try await candidateKeys(filter)
+            var keys = try await candidateKeys(filter)
             let collection = collection
             let limit = service.maxDocumentBytes
+            var budget = DataAPIWriteBudget(service.limits)
+            if many { try budget.admit(documents: keys.count, "update", collection: collection) } else { keys = Array(keys.prefix(1)) }
             let (result, version) = try await storage.transaction(appId: appId) {
-                transaction -> (JSONValue, Int64?) in
+                [budget, keys] transaction -> (JSONValue, Int64?) in
+                var budget = budget
                 let stored = try await transaction.documents(collection: collection, primaryKeys: keys)
                 var matched = matching(Array(stored.values), filter)
                 if !many { matched = Array(matched.prefix(1)) }
@@ -272,9 +284,13 @@ struct DataAPIService: Sendable {
                     let after = try update.apply(to: before)
                     guard after != before else { continue }
                     try checkUpdate(before: before, after: after)
-                    changes.append(DocumentChange(
+                    var change = DocumentChange(
                         collection: collection, primaryKey: before["_id"]!, before: before, after: after,
-                        changedFields: DataAPIUpdate.changedFields(before, after)))
+                        changedFields: DataAPIUpdate.changedFields(before, after))
+                    let text = after.extendedJSONText
+                    try budget.spend(text, collection: collection)
+                    change.afterText = text
+                    changes.append(change)
                 }
                 var upsertedId: Value?
                 if matched.isEmpty && isUpsert {
@@ -316,10 +332,15 @@ struct DataAPIService: Sendable {
 
         func delete(many: Bool) async throws -> JSONValue {
             let filter = try DataAPIQuery.filter(body["filter"])
-            let keys = try await candidateKeys(filter)
+            var keys = try await candidateKeys(filter)
             let collection = collection
             let limit = service.maxDocumentBytes
-            let (count, version) = try await storage.transaction(appId: appId) { transaction -> (Int, Int64?) in
+            if many {
+                try DataAPIWriteBudget(service.limits).admit(documents: keys.count, "delete", collection: collection)
+            } else {
+                keys = Array(keys.prefix(1))
+            }
+            let (count, version) = try await storage.transaction(appId: appId) { [keys] transaction -> (Int, Int64?) in
                 let stored = try await transaction.documents(collection: collection, primaryKeys: keys)
                 var matched = matching(Array(stored.values), filter)
                 if !many { matched = Array(matched.prefix(1)) }

@@ -36,6 +36,7 @@ extension ClientAPIRoutes {
         try checkApp(context)
         let user = try await user(request)
         let id = context.parameters.get("keyId") ?? ""
+        try JSONBody.checkText(id, what: "the API key id")
         guard let key = try await auth.apiKeys(userId: user.id).first(where: { $0.id == id }) else {
             throw APIError.notFound("no API key with id '\(id)'")
         }
@@ -46,6 +47,7 @@ extension ClientAPIRoutes {
         try checkApp(context)
         let user = try await user(request)
         let id = context.parameters.get("keyId") ?? ""
+        try JSONBody.checkText(id, what: "the API key id")
         guard try await auth.deleteAPIKey(userId: user.id, id: id) else {
             throw APIError.notFound("no API key with id '\(id)'")
         }

@@ -34,10 +34,20 @@ extension Request {
 struct JSONBody {
     var fields: [String: JSONValue]
 
-    /// A required string field.
+    /// A required string field. Control characters are refused: no email, password, key or token holds one, and
+    /// the drivers would treat them differently (SQLite cut text at U+0000, so `victim@example.com\0junk` matched
+    /// the victim; PostgreSQL refuses U+0000 with an error).
     func string(_ key: String) throws(APIError) -> String {
         guard let value = fields[key] else { throw APIError.badRequest("missing field '\(key)'") }
         guard case .string(let s) = value else { throw APIError.badRequest("field '\(key)' must be a string") }
+        try Self.checkText(s, what: "field '\(key)'")
         return s
+    }
+
+    /// Throws 400 when text holds a control character (U+0000–U+001F, U+007F).
+    static func checkText(_ text: String, what: String) throws(APIError) {
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw APIError.badRequest("\(what) must not contain control characters")
+        }
     }
 }

@@ -33,6 +33,11 @@ public final class SQLiteStorage: ServerStorage {
     ///
     /// - Throws: ``StorageError`` with code ``StorageError/Code/unavailable`` when the file cannot be opened.
     public convenience init(path: String) throws {
+        // Only the server's user may read the database (users, password hashes, every app's documents). SQLite
+        // gives the -wal and -shm files the database file's mode, so creating it 0600 covers all three.
+        if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         // The pool keeps its configuration, and with it the checkpointer its connections' WAL hook points to.

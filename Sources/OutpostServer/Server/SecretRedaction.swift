@@ -1,0 +1,43 @@
+import Foundation
+
+// Descriptions of the types that hold secrets, for logs: swift-service-lifecycle prints each service at trace
+// level, and the reflected default printed the admin key and the custom-token signing keys. Secrets show as
+// "<redacted>"; the rest stays readable.
+
+extension OutpostServerApplication: CustomStringConvertible {
+    public var description: String {
+        "OutpostServerApplication(app: \(app.appId), configuration: \(configuration), adminKey: <redacted>)"
+    }
+}
+
+extension OutpostServerConfiguration: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        "OutpostServerConfiguration(host: \(host), port: \(port), dataDirectory: \(dataDirectory.path), "
+            + "appConfigurationFile: \(appConfigurationFile?.path ?? "none"), database: \(resolvedDatabase), "
+            + "adminKey: \(adminKey == nil ? "from the data directory" : "<redacted>"), logRetentionDays: \(logRetentionDays))"
+    }
+
+    public var debugDescription: String { description }
+}
+
+extension AppConfiguration: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        "AppConfiguration(appId: \(appId), sync: \(sync.mode), collections with rules: \(ruleCollectionNames.count), "
+            + "customToken: \(auth.customToken.map(\.description) ?? "off"))"
+    }
+
+    public var debugDescription: String { description }
+}
+
+extension AppConfiguration.CustomToken: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        "CustomToken(algorithm: \(algorithm.rawValue), signingKeys: \(signingKeys.count) <redacted>, "
+            + "jwkURI: \(jwkURI ?? "none"), audience: \(audience))"
+    }
+
+    public var debugDescription: String { description }
+}
+
+extension ServerInfo: CustomStringConvertible {
+    public var description: String { "ServerInfo(url: \(url), appId: \(appId), adminKey: <redacted>)" }
+}
