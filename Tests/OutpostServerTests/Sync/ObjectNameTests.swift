@@ -83,6 +83,27 @@ import Testing
         }
     }
 
+    /// A subscription naming an invalid class is refused with 226 alone (PostgreSQL answered a class name holding
+    /// U+0000 with 201, an internal error); the session goes on.
+    @Test(arguments: Driver.enabled)
+    func subscriptionsToInvalidClassNamesAreRefused(driver: Driver) async throws {
+        try await driver.withStorage { storage in
+            try await withTestServer(storage: storage) { server in
+                var user = try await Connection.flexible(server)
+                for (version, name, problem) in [(Int64(2), "It\u{0}em", "must not contain control characters"),
+                                                 (3, "$foo", "must not start with '$'")] {
+                    user.client.send(.query(session: 1, subscriptions: SubscriptionQuery(version: version, queries: [name: "TRUEPREDICATE"])))
+                    let refusal = try await user.client.next { if case .queryError = $0 { true } else { false } }
+                    guard case .queryError(_, let refused, let code, let message) = refusal else { continue }
+                    #expect(refused == version && code == .badQuery)
+                    #expect(message == "Invalid query: class name \(Value.string(name).extendedJSONText) is not a valid name: it \(problem)")
+                }
+                #expect(try await user.upload([.create(className: "Item", primaryKey: .int(1), fields: ["name": .string("ok")])]) == nil)
+                await user.client.close()
+            }
+        }
+    }
+
     @Test(arguments: Driver.enabled)
     func anUnreadableRecordedSchemaIsReportedAndReplaced(driver: Driver) async throws {
         try await driver.withStorage { storage in
