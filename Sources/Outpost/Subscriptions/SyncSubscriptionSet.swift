@@ -109,7 +109,10 @@ public final class SyncSubscriptionSet: Sequence {
 
     /// Changes the subscriptions and waits until the server sent the matching objects. Throws
     /// `Realm.Error.subscriptionFailed` with the server's message when it refused the set.
-    public func update(_ block: () -> Void) async throws {
+    ///
+    /// Runs on the caller's actor (`isolation`, as Realm Swift's): a Realm opened on the main actor or a custom
+    /// actor is used there only, so `block` and the refresh afterwards pass its confinement check.
+    public func update(_ block: () -> Void, isolation: isolated (any Actor)? = #isolation) async throws {
         let version = commitUpdate(block)
         let tracker = self.tracker
         let error: Error? = await withCheckedContinuation { continuation in
