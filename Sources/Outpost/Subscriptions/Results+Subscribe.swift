@@ -16,8 +16,12 @@ extension Results where Element: Object {
     /// matching objects. An unnamed identical query is not added twice; a known name with another query replaces
     /// that query. Throws `Realm.Error.subscriptionFailed` when the server refuses the query, and a POSIX
     /// `ETIMEDOUT` error ("Waiting for update timed out after 1.0 seconds.") when `timeout` passes first.
+    ///
+    /// Runs on the caller's actor (`isolation`), where the Realm is confined.
     public func subscribe(name: String? = nil, waitForSync: WaitForSyncMode = .onCreation,
-                          timeout: TimeInterval? = nil) async throws -> Results<Element> {
+                          timeout: TimeInterval? = nil, isolation: isolated (any Actor)? = #isolation)
+        async throws -> Results<Element>
+    {
         let subscriptions = SyncSubscriptionSet(realm: instance)
         let text = subscriptionQueryText
         var created = false
