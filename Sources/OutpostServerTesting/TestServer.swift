@@ -49,6 +49,7 @@ public struct TestServerError: Error, CustomStringConvertible {
 ///   - dataDirectory: the data directory; nil makes a temporary one, removed afterwards.
 ///   - clock: the time for tokens (see ``TestClock``).
 ///   - passwordIterations: PBKDF2 rounds (low by default so tests run fast).
+///   - passwordHashingPool: the threads PBKDF2 runs on (a test of hashing under load may give it its own).
 public func withTestServer<T>(
     configuration: AppConfiguration = .development(appId: "test-app"),
     storage: (any ServerStorage)? = nil,
@@ -56,6 +57,7 @@ public func withTestServer<T>(
     dataDirectory: URL? = nil,
     clock: @escaping @Sendable () -> Date = { Date() },
     passwordIterations: Int = 1_000,
+    passwordHashingPool: PasswordHashingPool = .shared,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
     let directory = dataDirectory ?? FileManager.default.temporaryDirectory
@@ -67,8 +69,8 @@ public func withTestServer<T>(
     let server = try OutpostServerApplication(
         configuration: OutpostServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory),
         app: configuration, storage: storage ?? MemoryStorage(), syncHandler: handler,
-        passwordHasher: PasswordHasher(iterations: passwordIterations), clock: clock, logger: logger,
-        closesStorage: storage == nil
+        passwordHasher: PasswordHasher(iterations: passwordIterations, pool: passwordHashingPool), clock: clock,
+        logger: logger, closesStorage: storage == nil
     ) { info in
         infoContinuation.yield(info)
     }

@@ -15,6 +15,7 @@ extension AppConfiguration {
         if let customToken = self.auth.customToken { auth["custom_token"] = customToken.json }
         auth["access_token_lifetime_seconds"] = .int(Int64(self.auth.accessTokenLifetimeSeconds))
         auth["refresh_token_lifetime_days"] = .int(Int64(self.auth.refreshTokenLifetimeDays))
+        auth["throttling"] = self.auth.throttling.json
 
         var sync: [String: JSONValue] = [
             "mode": .string(self.sync.mode.rawValue),

@@ -61,7 +61,7 @@ extension AppConfiguration {
     private static func auth(_ reader: ConfigurationReader) throws(ConfigurationError) -> Auth {
         try reader.rejectUnknownFields([
             "anonymous", "email_password", "api_keys", "custom_token", "access_token_lifetime_seconds",
-            "refresh_token_lifetime_days",
+            "refresh_token_lifetime_days", "throttling",
         ])
         var auth = Auth()
         if let anonymous = try reader.object("anonymous") {
@@ -82,6 +82,7 @@ extension AppConfiguration {
         }
         auth.accessTokenLifetimeSeconds = try reader.positiveInt("access_token_lifetime_seconds", default: 1800)
         auth.refreshTokenLifetimeDays = try reader.positiveInt("refresh_token_lifetime_days", default: 60)
+        if let throttling = try reader.object("throttling") { auth.throttling = try Throttling(throttling) }
         return auth
     }
 

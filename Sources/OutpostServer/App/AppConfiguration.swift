@@ -59,11 +59,13 @@ extension AppConfiguration {
         public var accessTokenLifetimeSeconds: Int
         /// How long a refresh token and its session are valid (default 60 days, as App Services).
         public var refreshTokenLifetimeDays: Int
+        /// Limits on failed logins and new users (on by default).
+        public var throttling: Throttling
 
         public init(
             anonymousEnabled: Bool = false, emailPasswordEnabled: Bool = false, emailPasswordAutoConfirm: Bool = false,
             apiKeysEnabled: Bool = false, customToken: CustomToken? = nil, accessTokenLifetimeSeconds: Int = 1800,
-            refreshTokenLifetimeDays: Int = 60
+            refreshTokenLifetimeDays: Int = 60, throttling: Throttling = Throttling()
         ) {
             self.customToken = customToken
             self.anonymousEnabled = anonymousEnabled
@@ -72,6 +74,7 @@ extension AppConfiguration {
             self.apiKeysEnabled = apiKeysEnabled
             self.accessTokenLifetimeSeconds = accessTokenLifetimeSeconds
             self.refreshTokenLifetimeDays = refreshTokenLifetimeDays
+            self.throttling = throttling
         }
     }
 

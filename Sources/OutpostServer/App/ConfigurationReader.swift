@@ -66,6 +66,16 @@ struct ConfigurationReader {
         return Int(i)
     }
 
+    /// An integer from 0 (often "off") up to `Int32.max`.
+    func nonNegativeInt(_ key: String, default defaultValue: Int) throws(ConfigurationError) -> Int {
+        guard let value = value(key) else { return defaultValue }
+        guard case .int(let i) = value else { throw wrongType(key, "an integer", value) }
+        guard i >= 0, i <= Int64(Int32.max) else {
+            throw ConfigurationError(.invalidValue, path: path(of: key), "must be 0 or a positive integer, found \(i)")
+        }
+        return Int(i)
+    }
+
     func stringArray(_ key: String) throws(ConfigurationError) -> [String] {
         guard let value = value(key) else { return [] }
         return try Self.stringArray(value, path: path(of: key))

@@ -41,6 +41,12 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let signingKeysUnavailable = Code(rawValue: "signingKeysUnavailable")
         /// The confirmation token is wrong, or the user is already confirmed.
         public static let invalidConfirmation = Code(rawValue: "invalidConfirmation")
+        /// Too many failed logins for the account or from the client's address, or too many new users from the
+        /// address (answered with 429 and `Retry-After`; see ``AuthThrottle``).
+        public static let tooManyRequests = Code(rawValue: "tooManyRequests")
+        /// Too many logins already wait for password hashing (answered with 503 and `Retry-After`; see
+        /// ``PasswordHashingPool``).
+        public static let hashingBusy = Code(rawValue: "hashingBusy")
 
         public static func ~= (code: Code, error: any Error) -> Bool {
             (error as? AuthError)?.code == code
@@ -50,10 +56,13 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     /// What was wrong; never contains a password or a token.
     public var message: String
+    /// When to try again, in seconds (`Retry-After`), for `tooManyRequests` and `hashingBusy`.
+    public var retryAfterSeconds: Int?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, retryAfterSeconds: Int? = nil) {
         self.code = code
         self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     public var description: String { "\(code): \(message)" }

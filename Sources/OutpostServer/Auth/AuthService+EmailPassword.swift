@@ -9,10 +9,18 @@ extension AuthService {
     /// Registers an email/password user. With `auto_confirm` off, the user is unconfirmed and a confirmation token
     /// is written to the server log (kind `auth`), since the server has no mail transport.
     ///
-    /// - Throws: ``AuthError`` with `providerDisabled`, `invalidEmail`, `passwordTooShort` or `userExists`.
+    /// Each registration (also a refused one) spends one of the client address's new users
+    /// (``AppConfiguration/Throttling/newUsersPerAddress``): it costs a password hash and may store a user.
+    ///
+    /// - Throws: ``AuthError`` with `providerDisabled`, `invalidEmail`, `passwordTooShort`, `userExists`,
+    ///   `tooManyRequests` or `hashingBusy`.
     @discardableResult
-    public func register(email: String, password: String) async throws -> StoredUser {
+    public func register(email: String, password: String, clientAddress: String? = nil) async throws -> StoredUser {
         guard app.auth.emailPasswordEnabled else { throw Self.disabled(Provider.emailPassword) }
+        if let clientAddress {
+            try await admit([.init(limit: .newUsers, name: clientAddress)], action: "registration",
+                            clientAddress: clientAddress)
+        }
         let identity = Self.normalizedEmail(email)
         guard Self.isValidEmail(identity) else { throw AuthError(.invalidEmail, "'\(email)' is not an email address") }
         guard Self.passwordLengths.contains(password.count) else {
@@ -25,9 +33,10 @@ extension AuthService {
         }
         let autoConfirm = app.auth.emailPasswordAutoConfirm
         let token = AuthRandom.hex(32)
+        let passwordHash = try await passwordHasher.hashInPool(password)
         let user = StoredUser(
             appId: app.appId, id: ObjectId.generate().stringValue, provider: Provider.emailPassword, identity: identity,
-            passwordHash: passwordHasher.hash(password), confirmed: autoConfirm,
+            passwordHash: passwordHash, confirmed: autoConfirm,
             confirmationToken: autoConfirm ? nil : Self.confirmationHash(token), data: ["email": .string(identity)],
             createdAt: clock())
         do {

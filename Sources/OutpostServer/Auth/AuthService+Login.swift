@@ -4,8 +4,16 @@ import OutpostCore
 
 extension AuthService {
     /// Logs in a new anonymous user.
-    public func loginAnonymous() async throws -> LoginResult {
+    ///
+    /// - Parameter clientAddress: the client's address (see ``OutpostRequestContext/clientAddress``); each login
+    ///   spends one of the address's new users (``AppConfiguration/Throttling/newUsersPerAddress``).
+    /// - Throws: ``AuthError/Code/tooManyRequests`` when the address made too many users.
+    public func loginAnonymous(clientAddress: String? = nil) async throws -> LoginResult {
         guard app.auth.anonymousEnabled else { throw Self.disabled(Provider.anonymous) }
+        if let clientAddress {
+            try await admit([.init(limit: .newUsers, name: clientAddress)], action: "anonymous login",
+                            clientAddress: clientAddress)
+        }
         let id = ObjectId.generate().stringValue
         let user = StoredUser(appId: app.appId, id: id, provider: Provider.anonymous, identity: id, createdAt: clock())
         try await storage.insertUser(user)
@@ -14,28 +22,58 @@ extension AuthService {
 
     /// Logs in an email/password user.
     ///
+    /// An unknown email costs the same hashing as a wrong password, so the answer's timing does not tell which
+    /// emails exist. Failed attempts count against the account and the client's address; a refused attempt hashes
+    /// nothing, and a success starts the account's count afresh.
+    ///
     /// - Throws: ``AuthError/Code/invalidPassword`` for a wrong password or an unknown email,
-    ///   ``AuthError/Code/notConfirmed`` before confirmation.
-    public func loginEmailPassword(email: String, password: String) async throws -> LoginResult {
+    ///   ``AuthError/Code/notConfirmed`` before confirmation, ``AuthError/Code/tooManyRequests`` when throttled,
+    ///   ``AuthError/Code/hashingBusy`` when too many logins wait for hashing.
+    public func loginEmailPassword(email: String, password: String, clientAddress: String? = nil) async throws
+        -> LoginResult
+    {
         guard app.auth.emailPasswordEnabled else { throw Self.disabled(Provider.emailPassword) }
         let identity = Self.normalizedEmail(email)
-        guard let user = try await storage.user(appId: app.appId, provider: Provider.emailPassword, identity: identity),
-            let hash = user.passwordHash, passwordHasher.verify(password, against: hash)
-        else { throw AuthError(.invalidPassword, "invalid username/password") }
+        let account = AuthThrottling.Key(limit: .account, name: "\(Provider.emailPassword):\(identity)")
+        let keys = [account] + Self.addressKeys(clientAddress)
+        try await admit(keys, action: "\(Provider.emailPassword) login of \(identity)", clientAddress: clientAddress)
+        let user: StoredUser?
+        let matches: Bool
+        do {
+            user = try await storage.user(appId: app.appId, provider: Provider.emailPassword, identity: identity)
+            matches = try await passwordHasher.verifyInPool(password, against: user?.passwordHash)
+        } catch {
+            throttling.refund(keys, now: clock())
+            throw error
+        }
+        guard let user, matches else { throw AuthError(.invalidPassword, "invalid username/password") }
+        throttling.reset(account)
+        throttling.refund(Self.addressKeys(clientAddress), now: clock())
         guard !user.disabled else { throw AuthError(.userNotFound, "the user is disabled") }
         guard user.confirmed else { throw AuthError(.notConfirmed, "the user has not confirmed their email yet") }
         return try await startSession(for: user)
     }
 
-    /// Logs in with a user API key: the session is the key's user's.
-    public func loginAPIKey(_ key: String) async throws -> LoginResult {
+    /// Logs in with a user API key: the session is the key's user's. A wrong key counts as a failed login of the
+    /// client's address.
+    public func loginAPIKey(_ key: String, clientAddress: String? = nil) async throws -> LoginResult {
         guard app.auth.apiKeysEnabled else { throw Self.disabled(Provider.apiKey) }
+        let keys = Self.addressKeys(clientAddress)
+        try await admit(keys, action: "\(Provider.apiKey) login", clientAddress: clientAddress)
         let invalid = AuthError(.invalidAPIKey, "invalid API key")
         guard key.utf8.count == 24 + 64 else { throw invalid }
         let id = String(key.prefix(24))
-        guard let stored = try await storage.apiKey(appId: app.appId, id: id), !stored.disabled,
+        let stored: StoredAPIKey?
+        do {
+            stored = try await storage.apiKey(appId: app.appId, id: id)
+        } catch {
+            throttling.refund(keys, now: clock())
+            throw error
+        }
+        guard let stored, !stored.disabled,
             constantTimeEquals(Array(stored.keyHash.utf8), Array(Self.apiKeyHash(key).utf8))
         else { throw invalid }
+        throttling.refund(keys, now: clock())
         guard let user = try await storage.user(appId: app.appId, id: stored.userId), !user.disabled else {
             throw AuthError(.userNotFound, "the API key's user does not exist or is disabled")
         }

@@ -17,6 +17,8 @@ public struct AuthService: Sendable {
     let logger: Logger
     /// The custom-token provider's keys from its `jwk_uri`, shared by the copies of this service.
     let jwkSource: JSONWebKeySource?
+    /// Failed logins and new users counted per account and client address, shared by the copies of this service.
+    let throttling: AuthThrottling
 
     public init(
         app: AppConfiguration, storage: any ServerStorage, signingKey: SymmetricKey,
@@ -29,6 +31,7 @@ public struct AuthService: Sendable {
         self.passwordHasher = passwordHasher
         self.clock = clock
         self.logger = logger
+        self.throttling = AuthThrottling(app.auth.throttling)
         if let settings = app.auth.customToken, settings.algorithm == .rs256,
             let url = settings.jwkURI.flatMap(URL.init(string:))
         {

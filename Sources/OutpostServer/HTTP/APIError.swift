@@ -13,12 +13,17 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
     /// Outpost's code (the ``AuthError/Code`` raw value, or `badRequest`, `appNotFound`, …).
     public var code: String
     public var message: String
+    /// Sent as the `Retry-After` header (seconds) when set.
+    public var retryAfterSeconds: Int?
 
-    public init(status: HTTPResponse.Status, errorCode: String, code: String, message: String) {
+    public init(
+        status: HTTPResponse.Status, errorCode: String, code: String, message: String, retryAfterSeconds: Int? = nil
+    ) {
         self.status = status
         self.errorCode = errorCode
         self.code = code
         self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     public var description: String { "\(status.code) \(errorCode) (\(code)): \(message)" }
@@ -53,9 +58,13 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
             case .invalidEmail, .passwordTooShort: (.badRequest, "BadRequest")
             case .invalidConfirmation: (.badRequest, "UserpassConfirmationFailed")
             case .signingKeysUnavailable: (.serviceUnavailable, "AuthError")
+            case .tooManyRequests: (.tooManyRequests, "TooManyRequests")
+            case .hashingBusy: (.serviceUnavailable, "ServiceUnavailable")
             default: (.badRequest, "AuthError")
             }
-        self.init(status: status, errorCode: errorCode, code: error.code.rawValue, message: error.message)
+        self.init(
+            status: status, errorCode: errorCode, code: error.code.rawValue, message: error.message,
+            retryAfterSeconds: error.retryAfterSeconds)
     }
 
     /// The HTTP form of any error thrown by a route.
@@ -76,7 +85,14 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
         .object(["error": .string(message), "error_code": .string(errorCode), "code": .string(code)])
     }
 
+    /// The JSON response, with `Retry-After` when the error has one.
+    var jsonResponse: Response {
+        var response = Response.json(json, status: status)
+        if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
+        return response
+    }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response.json(json, status: status)
+        jsonResponse
     }
 }

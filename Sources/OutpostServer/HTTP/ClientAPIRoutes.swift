@@ -44,7 +44,8 @@ struct ClientAPIRoutes {
         try checkApp(context)
         var request = request
         let body = try await request.jsonObject(context: context)
-        try await auth.register(email: body.string("email"), password: body.string("password"))
+        try await auth.register(
+            email: body.string("email"), password: body.string("password"), clientAddress: context.clientAddress)
         return .json(.object([:]), status: .created)
     }
 
@@ -64,11 +65,12 @@ struct ClientAPIRoutes {
         let result: AuthService.LoginResult
         switch provider {
         case AuthService.Provider.anonymous:
-            result = try await auth.loginAnonymous()
+            result = try await auth.loginAnonymous(clientAddress: context.clientAddress)
         case AuthService.Provider.emailPassword:
-            result = try await auth.loginEmailPassword(email: body.string("username"), password: body.string("password"))
+            result = try await auth.loginEmailPassword(
+                email: body.string("username"), password: body.string("password"), clientAddress: context.clientAddress)
         case AuthService.Provider.apiKey:
-            result = try await auth.loginAPIKey(body.string("key"))
+            result = try await auth.loginAPIKey(body.string("key"), clientAddress: context.clientAddress)
         case AuthService.Provider.customToken:
             do {
                 result = try await auth.loginCustomToken(body.string("token"))

@@ -18,7 +18,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             ServerMetrics.request(method: method, status: apiError.status.code)
             ServerMetrics.error(code: apiError.code)
-            return Response.json(apiError.json, status: apiError.status)
+            return apiError.jsonResponse
         }
     }
 }

@@ -9,6 +9,8 @@ public struct OutpostRequestContext: RequestContext, WebSocketRequestContext {
     public let webSocket: WebSocketHandlerReference<Self>
     /// The client's address, for logs.
     public let remoteAddress: String
+    /// The client's address as auth throttling counts it (see ``throttlingAddress(of:)``); nil when unknown.
+    public let clientAddress: String?
     /// The connection's channel (used to answer refused WebSocket upgrades).
     let channel: any Channel
 
@@ -16,6 +18,7 @@ public struct OutpostRequestContext: RequestContext, WebSocketRequestContext {
         self.coreContext = .init(source: source)
         self.webSocket = .init()
         self.remoteAddress = source.channel.remoteAddress?.description ?? "unknown"
+        self.clientAddress = Self.throttlingAddress(of: source.channel.remoteAddress)
         self.channel = source.channel
     }
 }

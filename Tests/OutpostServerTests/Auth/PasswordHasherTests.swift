@@ -36,6 +36,17 @@ import Testing
         #expect(!hasher.verify("passwd", against: encoded))
     }
 
+    @Test func theAsyncFormsAgreeAndNoHashStillCostsADerivation() async throws {
+        let hasher = PasswordHasher(iterations: 1_000)
+        let hash = try await hasher.hashInPool("correct horse")
+        #expect(hasher.verify("correct horse", against: hash))
+        #expect(try await hasher.verifyInPool("correct horse", against: hash))
+        #expect(try await !hasher.verifyInPool("wrong horse", against: hash))
+        let before = hasher.derivations
+        #expect(try await !hasher.verifyInPool("correct horse", against: nil))
+        #expect(hasher.derivations == before + 1, "no hash costs the same derivation as a wrong password")
+    }
+
     @Test func productionDefaultIsAtLeast100k() {
         #expect(PasswordHasher().iterations >= 100_000)
     }

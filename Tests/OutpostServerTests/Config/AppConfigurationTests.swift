@@ -11,6 +11,7 @@ import Testing
         #expect(app.auth.anonymousEnabled && app.auth.emailPasswordEnabled && app.auth.apiKeysEnabled)
         #expect(!app.auth.emailPasswordAutoConfirm)
         #expect(app.auth.accessTokenLifetimeSeconds == 1800 && app.auth.refreshTokenLifetimeDays == 60)
+        #expect(app.auth.throttling == AppConfiguration.Throttling())
         #expect(app.sync.mode == .flexible && app.sync.partition == nil && !app.sync.developmentModeEnabled)
         #expect(app.sync.queryableFieldsNames == ["_id", "complexity", "ownerId"])
         #expect(app.sync.queryableFields(of: "Item") == ["_id", "complexity", "ownerId", "itemName"])
@@ -32,6 +33,29 @@ import Testing
         #expect(app.auth.accessTokenLifetimeSeconds == 1800 && app.auth.refreshTokenLifetimeDays == 60)
         #expect(app.sync.mode == .flexible && app.sync.queryableFields(of: "X") == ["_id"])
         #expect(app.schema.isEmpty && app.rules.isEmpty && app.defaultRule == nil && !app.dataAPI.enabled)
+    }
+
+    @Test func readsThrottling() throws {
+        let defaults = try AppConfiguration(jsonText: #"{"app_id": "a"}"#).auth.throttling
+        #expect(
+            defaults
+                == .init(
+                    failedLoginsPerAccount: 10, failedLoginsPerAddress: 100, newUsersPerAddress: 100,
+                    windowSeconds: 300, trackedKeys: 10_000))
+        let custom = try AppConfiguration(
+            jsonText: #"""
+                {"app_id": "a", "auth": {"throttling": {"failed_logins_per_account": 5, "failed_logins_per_address": 0,
+                 "new_users_per_address": 20, "window_seconds": 60, "tracked_keys": 500}}}
+                """#)
+        #expect(
+            custom.auth.throttling
+                == .init(
+                    failedLoginsPerAccount: 5, failedLoginsPerAddress: 0, newUsersPerAddress: 20, windowSeconds: 60,
+                    trackedKeys: 500))
+        let off = try AppConfiguration(jsonText: #"{"app_id": "a", "auth": {"throttling": {"enabled": false}}}"#)
+        #expect(off.auth.throttling == .off)
+        #expect(try AppConfiguration(jsonText: off.jsonText) == off)
+        #expect(try AppConfiguration(jsonText: custom.jsonText) == custom)
     }
 
     @Test func readsPartitionMode() throws {
@@ -106,6 +130,13 @@ import Testing
         BadInput(json: #"{"app_id": "a", "auth": {"access_token_lifetime_seconds": "1800"}}"#, code: .wrongType, path: "auth.access_token_lifetime_seconds"),
         BadInput(json: #"{"app_id": "a", "auth": {"access_token_lifetime_seconds": 0}}"#, code: .invalidValue, path: "auth.access_token_lifetime_seconds"),
         BadInput(json: #"{"app_id": "a", "auth": {"refresh_token_lifetime_days": 1.5}}"#, code: .wrongType, path: "auth.refresh_token_lifetime_days"),
+        BadInput(json: #"{"app_id": "a", "auth": {"throttling": []}}"#, code: .wrongType, path: "auth.throttling"),
+        BadInput(json: #"{"app_id": "a", "auth": {"throttling": {"max_failures": 3}}}"#, code: .unknownField, path: "auth.throttling.max_failures"),
+        BadInput(json: #"{"app_id": "a", "auth": {"throttling": {"enabled": "no"}}}"#, code: .wrongType, path: "auth.throttling.enabled"),
+        BadInput(json: #"{"app_id": "a", "auth": {"throttling": {"failed_logins_per_account": -1}}}"#, code: .invalidValue, path: "auth.throttling.failed_logins_per_account"),
+        BadInput(json: #"{"app_id": "a", "auth": {"throttling": {"new_users_per_address": "10"}}}"#, code: .wrongType, path: "auth.throttling.new_users_per_address"),
+        BadInput(json: #"{"app_id": "a", "auth": {"throttling": {"window_seconds": 0}}}"#, code: .invalidValue, path: "auth.throttling.window_seconds"),
+        BadInput(json: #"{"app_id": "a", "auth": {"throttling": {"tracked_keys": 1}}}"#, code: .invalidValue, path: "auth.throttling.tracked_keys"),
         BadInput(json: #"{"app_id": "a", "sync": {"mode": "realtime"}}"#, code: .invalidValue, path: "sync.mode"),
         BadInput(json: #"{"app_id": "a", "sync": {"mode": 1}}"#, code: .wrongType, path: "sync.mode"),
         BadInput(json: #"{"app_id": "a", "sync": {"mode": "partition"}}"#, code: .missingField, path: "sync.partition"),

@@ -8,7 +8,13 @@ let exampleConfigurationText = #"""
     "email_password": { "enabled": true, "auto_confirm": false },
     "api_keys": { "enabled": true },
     "access_token_lifetime_seconds": 1800,
-    "refresh_token_lifetime_days": 60
+    "refresh_token_lifetime_days": 60,
+    "throttling": {
+      "failed_logins_per_account": 10,
+      "failed_logins_per_address": 100,
+      "new_users_per_address": 100,
+      "window_seconds": 300
+    }
   },
   "sync": {
     "mode": "flexible",
