@@ -9,6 +9,9 @@ public struct OutpostRequestContext: RequestContext, WebSocketRequestContext {
     public let webSocket: WebSocketHandlerReference<Self>
     /// The client's address, for logs.
     public let remoteAddress: String
+    /// The largest JSON body a route reads (`Request.jsonObject(context:)`; set by
+    /// ``RequestBodyLimitMiddleware`` from ``OutpostServerConfiguration/maxRequestBodySize``).
+    public var maxUploadSize: Int = 2 * 1024 * 1024
     /// The connection's channel (used to answer refused WebSocket upgrades).
     let channel: any Channel
 
