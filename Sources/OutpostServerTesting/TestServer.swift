@@ -50,6 +50,7 @@ public struct TestServerError: Error, CustomStringConvertible {
 ///   - clock: the time for tokens (see ``TestClock``).
 ///   - passwordIterations: PBKDF2 rounds (low by default so tests run fast).
 ///   - passwordHashingPool: the threads PBKDF2 runs on (a test of hashing under load may give it its own).
+///   - tuning: changes the server configuration (timeouts, limits) before the server starts.
 public func withTestServer<T>(
     configuration: AppConfiguration = .development(appId: "test-app"),
     storage: (any ServerStorage)? = nil,
@@ -58,6 +59,7 @@ public func withTestServer<T>(
     clock: @escaping @Sendable () -> Date = { Date() },
     passwordIterations: Int = 1_000,
     passwordHashingPool: PasswordHashingPool = .shared,
+    tuning: (inout OutpostServerConfiguration) -> Void = { _ in },
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
     let directory = dataDirectory ?? FileManager.default.temporaryDirectory
@@ -66,8 +68,10 @@ public func withTestServer<T>(
     var logger = Logger(label: "outpost-test-server")
     logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
     let (infos, infoContinuation) = AsyncStream<ServerInfo>.makeStream()
+    var serverConfiguration = OutpostServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory)
+    tuning(&serverConfiguration)
     let server = try OutpostServerApplication(
-        configuration: OutpostServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory),
+        configuration: serverConfiguration,
         app: configuration, storage: storage ?? MemoryStorage(), syncHandler: handler,
         passwordHasher: PasswordHasher(iterations: passwordIterations, pool: passwordHashingPool), clock: clock,
         logger: logger, closesStorage: storage == nil

@@ -38,9 +38,32 @@ struct OutpostServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-retention-days"), help: "Days the server log is kept (0: for ever).")
     var logRetentionDays = 10
 
+    @Option(name: .customLong("request-head-timeout"), help: "Seconds a client has to send a request head (408 after).")
+    var requestHeadTimeout = 30
+
+    @Option(name: .customLong("request-body-timeout"), help: "Seconds allowed between two reads of a request body (408 after).")
+    var requestBodyTimeout = 60
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a keep-alive connection may wait for its next request.")
+    var idleTimeout = 75
+
+    @Option(name: .customLong("max-request-body-size"), help: "Bytes a JSON request body may have (413 over it).")
+    var maxRequestBodySize = 2 * 1024 * 1024
+
+    @Option(name: .customLong("max-sync-connections-per-user"), help: "Sync connections one user may have open (429 over it).")
+    var maxSyncConnectionsPerUser = 32
+
     func validate() throws {
         guard logRetentionDays >= 0 else {
             throw ValidationError("--log-retention-days must be 0 (keep the log for ever) or more, not \(logRetentionDays)")
+        }
+        let positive = [
+            ("--request-head-timeout", requestHeadTimeout), ("--request-body-timeout", requestBodyTimeout),
+            ("--idle-timeout", idleTimeout), ("--max-request-body-size", maxRequestBodySize),
+            ("--max-sync-connections-per-user", maxSyncConnectionsPerUser),
+        ]
+        for (flag, value) in positive where value < 1 {
+            throw ValidationError("\(flag) must be 1 or more, not \(value)")
         }
     }
 
@@ -55,7 +78,9 @@ struct OutpostServerCommand: AsyncParsableCommand {
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDirectory),
             appConfigurationFile: configFile.map { URL(fileURLWithPath: $0) },
             database: database.map(OutpostServerConfiguration.Database.init(argument:)), adminKey: adminKey,
-            logRetentionDays: logRetentionDays)
+            logRetentionDays: logRetentionDays, requestHeadTimeout: .seconds(requestHeadTimeout),
+            requestBodyTimeout: .seconds(requestBodyTimeout), idleTimeout: .seconds(idleTimeout),
+            maxRequestBodySize: maxRequestBodySize, maxSyncConnectionsPerUser: maxSyncConnectionsPerUser)
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         let server = try OutpostServerApplication(
             configuration: configuration, storage: try Self.storage(for: configuration.resolvedDatabase),

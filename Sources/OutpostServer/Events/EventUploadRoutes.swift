@@ -40,11 +40,7 @@ struct EventUploadRoutes: Sendable {
                            message: "the app's sync settings are invalid: \(error)")
         }
         var request = request
-        let buffer: ByteBuffer
-        do { buffer = try await request.collectBody(upTo: Self.maxBodySize) } catch {
-            throw APIError(status: .contentTooLarge, errorCode: "BadRequest", code: "bodyTooLarge",
-                           message: "an event upload may be at most \(Self.maxBodySize) bytes")
-        }
+        let buffer = try await request.body(upTo: Self.maxBodySize)
         let batch = try Self.batch(Array(buffer.readableBytesView), settings: settings)
         let ingest = EventIngest(storage: application.storage, settings: settings,
                                  engine: application.syncHandler as? SyncEngine)

@@ -1,4 +1,6 @@
 import Hummingbird
+import NIOCore
+import NIOHTTP1
 import OutpostCore
 
 /// An error answered as JSON in App Services' shape:
@@ -40,6 +42,30 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
         APIError(status: .notFound, errorCode: "NotFound", code: "notFound", message: message)
     }
 
+    /// 408: the request's head or body did not arrive in time (``ConnectionDeadlines``).
+    public static func requestTimeout() -> APIError {
+        APIError(status: .requestTimeout, errorCode: "RequestTimeout", code: "requestTimeout",
+                 message: "the request did not arrive in time")
+    }
+
+    /// 413: the request body is over the endpoint's limit.
+    public static func bodyTooLarge(limit: Int) -> APIError {
+        APIError(status: .contentTooLarge, errorCode: "BadRequest", code: "bodyTooLarge",
+                 message: "the request body may be at most \(limit) bytes")
+    }
+
+    /// 400: the bytes are not an HTTP/1.1 request (request line, header, chunked encoding).
+    public static func malformedRequest() -> APIError {
+        APIError(status: .badRequest, errorCode: "BadRequest", code: "malformedRequest",
+                 message: "the request is not valid HTTP/1.1")
+    }
+
+    /// 429: the user already has the most sync connections allowed.
+    public static func tooManyConnections(limit: Int) -> APIError {
+        APIError(status: .tooManyRequests, errorCode: "TooManyRequests", code: "tooManyConnections",
+                 message: "a user may have at most \(limit) sync connections open")
+    }
+
     public static func internalError() -> APIError {
         APIError(status: .internalServerError, errorCode: "InternalServerError", code: "internal", message: "internal server error")
     }
@@ -72,6 +98,8 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
         switch error {
         case let error as APIError: self = error
         case let error as AuthError: self.init(error)
+        case let error as NIOTooManyBytesError: self = .bodyTooLarge(limit: error.maxBytes ?? 0)
+        case is HTTPParserError: self = .malformedRequest()
         case let error as HTTPError:
             self.init(
                 status: error.status, errorCode: error.status == .notFound ? "NotFound" : "BadRequest",
@@ -79,6 +107,11 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
                 message: error.body ?? error.status.reasonPhrase)
         default: self = .internalError()
         }
+    }
+
+    /// Whether the answer closes the connection: the request's remaining bytes are not worth reading.
+    var closesConnection: Bool {
+        status == .contentTooLarge || code == "malformedRequest"
     }
 
     var json: JSONValue {

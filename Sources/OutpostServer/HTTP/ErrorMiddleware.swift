@@ -1,7 +1,8 @@
 import Hummingbird
 import Logging
 
-/// Answers every error as JSON (see ``APIError``) and counts requests and errors.
+/// Answers every error as JSON (see ``APIError``) and counts requests and errors. A body over the limit and a
+/// malformed request also close the connection (`Connection: close`, which ``HTTPExchangeObserver`` acts on).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -18,7 +19,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             ServerMetrics.request(method: method, status: apiError.status.code)
             ServerMetrics.error(code: apiError.code)
-            return apiError.jsonResponse
+            var response = apiError.jsonResponse
+            // The rest of a refused body, or of bytes that are not HTTP, is not read: the connection closes.
+            if apiError.closesConnection { response.headers[.connection] = "close" }
+            return response
         }
     }
 }

@@ -11,6 +11,9 @@ public struct OutpostRequestContext: RequestContext, WebSocketRequestContext {
     public let remoteAddress: String
     /// The client's address as auth throttling counts it (see ``throttlingAddress(of:)``); nil when unknown.
     public let clientAddress: String?
+    /// The largest JSON body a route reads (`Request.jsonObject(context:)`; set by
+    /// ``RequestBodyLimitMiddleware`` from ``OutpostServerConfiguration/maxRequestBodySize``).
+    public var maxUploadSize: Int = 2 * 1024 * 1024
     /// The connection's channel (used to answer refused WebSocket upgrades).
     let channel: any Channel
 

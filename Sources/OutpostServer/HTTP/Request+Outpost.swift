@@ -17,11 +17,25 @@ extension Request {
         return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
+    /// The body, at most `limit` bytes. A `Content-Length` over the limit is refused before any of the body is read.
+    ///
+    /// - Throws: ``APIError`` 413 when the body is larger; 400 when its chunked encoding is broken.
+    mutating func body(upTo limit: Int) async throws -> ByteBuffer {
+        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw APIError.bodyTooLarge(limit: limit)
+        }
+        do {
+            return try await collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError.bodyTooLarge(limit: limit)
+        }
+    }
+
     /// The body as a JSON object; an empty body is `{}`.
     ///
-    /// - Throws: ``APIError`` 400 when the body is not a JSON object.
+    /// - Throws: ``APIError`` 400 when the body is not a JSON object, 413 when it is over `context.maxUploadSize`.
     mutating func jsonObject(context: some RequestContext) async throws -> JSONBody {
-        let buffer = try await collectBody(upTo: context.maxUploadSize)
+        let buffer = try await body(upTo: context.maxUploadSize)
         let text = String(buffer: buffer)
         if text.allSatisfy(\.isWhitespace) { return JSONBody(fields: [:]) }
         guard let json = JSONValue.parse(text) else { throw APIError.badRequest("the request body is not valid JSON") }

@@ -20,13 +20,21 @@ struct SyncRoutes {
     let handler: any SyncConnectionHandler
     let logger: Logger
 
-    /// The upgrade route, on the WebSocket router.
-    func registerUpgrade(on router: Router<OutpostRequestContext>) {
+    /// The upgrade route, on the WebSocket router. An accepted upgrade takes one of the user's connections from
+    /// `quota` (429 when none is left; given back when the connection closes) and puts a ``WebSocketFrameGuard``
+    /// in front of the frame decoder.
+    func registerUpgrade(on router: Router<OutpostRequestContext>, quota: SyncConnectionQuota) {
         router.ws(RouterPath(Self.path)) { request, context in
             do {
                 let appId = context.parameters.get("appId") ?? ""
                 guard appId == auth.app.appId else { throw APIError.appNotFound(appId) }
-                _ = try await auth.authenticate(accessToken: request.bearerToken())
+                let user = try await auth.authenticate(accessToken: request.bearerToken())
+                guard quota.reserve(user.userId) else { throw APIError.tooManyConnections(limit: quota.limit) }
+                let channel = context.channel
+                channel.closeFuture.whenComplete { _ in quota.release(user.userId) }
+                try await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(WebSocketFrameGuard())
+                }.get()
                 return .upgrade([:])
             } catch {
                 await Self.refuseUpgrade(APIError(from: error), channel: context.channel)

@@ -1,8 +1,10 @@
 import Crypto
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The Outpost server as a swift-service-lifecycle `Service`: the client API (auth), `/health`, `/metrics` and the
@@ -38,6 +40,8 @@ public struct OutpostServerApplication: Service {
     public let adminKey: String
     public let syncHandler: any SyncConnectionHandler
     public let logger: Logger
+    /// The open sync connections of each user (``OutpostServerConfiguration/maxSyncConnectionsPerUser``).
+    let syncConnectionQuota: SyncConnectionQuota
     let closesStorage: Bool
     let routeInstallers: [RouteInstaller]
     let onServerRunning: @Sendable (ServerInfo) async -> Void
@@ -80,6 +84,7 @@ public struct OutpostServerApplication: Service {
             let settings = try SyncAppSettings(app: app)
             self.syncHandler = SyncEngine(storage: storage, logger: logger) { $0 == settings.appId ? settings : nil }
         }
+        self.syncConnectionQuota = SyncConnectionQuota(limit: configuration.maxSyncConnectionsPerUser)
         self.logger = logger
         self.closesStorage = closesStorage
         self.routeInstallers = routeInstallers
@@ -115,6 +120,7 @@ public struct OutpostServerApplication: Service {
     public func makeRouter() -> Router<OutpostRequestContext> {
         let router = Router(context: OutpostRequestContext.self)
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestBodyLimitMiddleware(limit: configuration.maxRequestBodySize))
         HealthRoutes().register(on: router)
         ClientAPIRoutes(auth: auth).register(on: router)
         SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerRejection(on: router)
@@ -128,18 +134,32 @@ public struct OutpostServerApplication: Service {
 
     func makeApplication() -> some ApplicationProtocol {
         let webSocketRouter = Router(context: OutpostRequestContext.self)
-        SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerUpgrade(on: webSocketRouter)
+        SyncRoutes(auth: auth, handler: syncHandler, logger: logger)
+            .registerUpgrade(on: webSocketRouter, quota: syncConnectionQuota)
         let webSocket = WebSocketServerConfiguration(
             maxFrameSize: SyncRoutes.maxMessageSize + 1024,
             extensions: [.nonNegotiatedExtension { WebSocketUnmasking() }],
             autoPing: .enabled(timePeriod: .seconds(30)))
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(additionalChannelHandlers: [HTTPExchangeObserver()]), ws: webSocket)
+        let webSocketResponder = webSocketRouter.buildResponder()
+        let (head, body, idle) = (
+            TimeAmount(configuration.requestHeadTimeout), TimeAmount(configuration.requestBodyTimeout),
+            TimeAmount(configuration.idleTimeout)
+        )
+        let server = HTTPServerBuilder { responder in
+            OutpostHTTPChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                headTimeout: head, bodyTimeout: body, idleTimeout: idle)
+        }
         let host = configuration.host
         let appId = app.appId
         let adminKey = adminKey
         let onServerRunning = onServerRunning
         return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocket)),
+            server: server,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "outpost-server"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

@@ -46,10 +46,30 @@ public struct OutpostServerConfiguration: Sendable, Hashable {
     public var adminKey: String?
     /// Days the server log is kept (``Housekeeping``; default 10, as Atlas App Services); 0 keeps it for ever.
     public var logRetentionDays: Int
+    /// How long a client has to send a whole request head, from the connection's start or the request's first byte
+    /// (default 30 s, as a slow mobile link needs a few round trips at most); past it the server answers 408 and
+    /// closes the connection.
+    public var requestHeadTimeout: Duration
+    /// The longest pause between two reads of a request body (default 60 s, a stalled upload on a mobile link);
+    /// past it the server answers 408 (when it has not answered yet) and closes the connection.
+    public var requestBodyTimeout: Duration
+    /// How long a keep-alive connection may wait for its next request (default 75 s: longer than the 60 s clients
+    /// such as URLSession keep idle connections, so the client closes first); past it the server closes it.
+    /// WebSocket connections do not have it: they ping every 30 s.
+    public var idleTimeout: Duration
+    /// The largest JSON request body of the client API and the Data API (default 2 MiB); a larger one is answered
+    /// 413 and the connection is closed. The event upload has its own limit (``EventUploadRoutes``).
+    public var maxRequestBodySize: Int
+    /// How many sync connections one user may have open at once (default 32); past it the upgrade is answered 429.
+    /// Each connection may hold a message of up to 16 MiB while it arrives, so this bounds one user's memory too.
+    public var maxSyncConnectionsPerUser: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 9090, dataDirectory: URL = URL(fileURLWithPath: "outpost-data"),
-        appConfigurationFile: URL? = nil, database: Database? = nil, adminKey: String? = nil, logRetentionDays: Int = 10
+        appConfigurationFile: URL? = nil, database: Database? = nil, adminKey: String? = nil, logRetentionDays: Int = 10,
+        requestHeadTimeout: Duration = .seconds(30), requestBodyTimeout: Duration = .seconds(60),
+        idleTimeout: Duration = .seconds(75), maxRequestBodySize: Int = 2 * 1024 * 1024,
+        maxSyncConnectionsPerUser: Int = 32
     ) {
         self.host = host
         self.port = port
@@ -58,6 +78,11 @@ public struct OutpostServerConfiguration: Sendable, Hashable {
         self.database = database
         self.adminKey = adminKey
         self.logRetentionDays = logRetentionDays
+        self.requestHeadTimeout = requestHeadTimeout
+        self.requestBodyTimeout = requestBodyTimeout
+        self.idleTimeout = idleTimeout
+        self.maxRequestBodySize = maxRequestBodySize
+        self.maxSyncConnectionsPerUser = maxSyncConnectionsPerUser
     }
 
     /// The database to use: the configured one, or SQLite in the data directory.
