@@ -14,7 +14,10 @@ extension OutpostServerConfiguration: CustomStringConvertible, CustomDebugString
     public var description: String {
         "OutpostServerConfiguration(host: \(host), port: \(port), dataDirectory: \(dataDirectory.path), "
             + "appConfigurationFile: \(appConfigurationFile?.path ?? "none"), database: \(resolvedDatabase), "
-            + "adminKey: \(adminKey == nil ? "from the data directory" : "<redacted>"), logRetentionDays: \(logRetentionDays))"
+            + "adminKey: \(adminKey == nil ? "from the data directory" : "<redacted>"), logRetentionDays: \(logRetentionDays), "
+            + "requestHeadTimeout: \(requestHeadTimeout), requestBodyTimeout: \(requestBodyTimeout), "
+            + "idleTimeout: \(idleTimeout), maxRequestBodySize: \(maxRequestBodySize), "
+            + "maxSyncConnectionsPerUser: \(maxSyncConnectionsPerUser))"
     }
 
     public var debugDescription: String { description }

@@ -12,14 +12,16 @@ import Testing
 /// PBKDF2 runs on its own bounded pool: logins queue there while other requests keep being served. The checks are
 /// on the order of events, not on durations, so they hold on a busy machine.
 @Suite struct PasswordHashingPoolTests {
-    /// PBKDF2 rounds that take a noticeable time (a good part of a second in a debug build).
-    static let slowIterations = 500_000
-
     @Test func healthAnswersWhileLoginsWaitForHashing() async throws {
         let pool = PasswordHashingPool(threads: 1, maxQueued: 16)
-        try await withTestServer(passwordIterations: Self.slowIterations, passwordHashingPool: pool) { server in
+        try await withTestServer(passwordHashingPool: pool) { server in
             let finished = LoginCount()
+            let gate = DispatchSemaphore(value: 0)
             try await withThrowingTaskGroup(of: Int.self) { group in
+                // The pool's only thread is held until the gate opens: the logins queue behind it, and none can
+                // finish before /health has answered, however busy the machine is.
+                group.addTask { try await pool.run { gate.wait(); return 0 } }
+                while pool.pendingJobs < 1 { try await Task.sleep(for: .milliseconds(5)) }
                 for i in 0..<4 {
                     group.addTask {
                         let response = try await server.loginResponse(
@@ -29,14 +31,17 @@ import Testing
                         return response.status
                     }
                 }
-                while server.auth.passwordHasher.derivations == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                while pool.pendingJobs < 5 { try await Task.sleep(for: .milliseconds(5)) }
                 // A session of its own: the shared one may hold the request back behind the logins' connections.
                 let session = URLSession(configuration: .ephemeral)
                 let (_, health) = try await session.data(from: try #require(URL(string: server.baseURL + "/health")))
-                let loginsDoneBeforeHealth = finished.value.load(ordering: .sequentiallyConsistent)
                 #expect((health as? HTTPURLResponse)?.statusCode == 200)
-                #expect(loginsDoneBeforeHealth == 0, "/health waited for password hashing")
-                for try await status in group { #expect(status == 401) }
+                #expect(finished.value.load(ordering: .sequentiallyConsistent) == 0)
+                #expect(pool.pendingJobs == 5, "the logins still wait for the hashing thread")
+                gate.signal()
+                var statuses: [Int] = []
+                for try await status in group { statuses.append(status) }
+                #expect(statuses.sorted() == [0, 401, 401, 401, 401])
             }
         }
         try await pool.shutdown()
@@ -71,14 +76,17 @@ import Testing
 
     @Test func aLoginThatFindsTheQueueFullAnswers503() async throws {
         let pool = PasswordHashingPool(threads: 1, maxQueued: 0)
-        try await withTestServer(passwordIterations: Self.slowIterations, passwordHashingPool: pool) { server in
+        try await withTestServer(passwordHashingPool: pool) { server in
             let credentials: JSONValue = .object(["username": "someone@example.com", "password": "wrong-password"])
-            async let first = server.loginResponse("local-userpass", credentials)
-            while server.auth.passwordHasher.derivations == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let gate = DispatchSemaphore(value: 0)
+            let holder = Task { try await pool.run { gate.wait(); return true } }
+            while pool.pendingJobs < 1 { try await Task.sleep(for: .milliseconds(5)) }
             let refused = try await server.loginResponse("local-userpass", credentials)
             #expect(refused.status == 503 && refused.headers["retry-after"] == "1")
             #expect(refused.errorCode == "ServiceUnavailable" && refused.code == "hashingBusy")
-            #expect(try await first.status == 401)
+            gate.signal()
+            #expect(try await holder.value)
+            #expect(try await server.loginResponse("local-userpass", credentials).status == 401)
         }
         try await pool.shutdown()
     }
