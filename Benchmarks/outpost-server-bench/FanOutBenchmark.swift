@@ -19,7 +19,9 @@ enum FanOutBenchmark {
     static func run(readers: Int, changes: Int, decodeLive: Bool) async throws -> (decoded: [Double], arrived: [Double]) {
         let directory = try TemporaryDirectory("fanout")
         defer { directory.remove() }
-        let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", directory.path("data")])
+        // All readers are one user here (one login, a token for every connection): lift the per-user cap.
+        let server = try await OutpostServerProcess.launch(arguments: [
+            "--port", "0", "--data-dir", directory.path("data"), "--max-sync-connections-per-user", "100000"])
         defer { _ = Task { try? await server.terminate() } }
         let login = try await server.client.post("/api/client/v2.0/app/outpost-dev/auth/providers/anon-user/login")
         guard let token = login["access_token"] else { throw TestServerError(login.text) }

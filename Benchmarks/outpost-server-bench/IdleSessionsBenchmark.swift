@@ -9,7 +9,9 @@ enum IdleSessionsBenchmark {
     static func run(sessions: Int) async throws -> (perSessionKiB: Double, beforeKiB: Int, afterKiB: Int) {
         let directory = try TemporaryDirectory("idle")
         defer { directory.remove() }
-        let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", directory.path("data")])
+        // Every session is the same user here: lift the per-user connection cap.
+        let server = try await OutpostServerProcess.launch(arguments: [
+            "--port", "0", "--data-dir", directory.path("data"), "--max-sync-connections-per-user", "100000"])
         let login = try await server.client.post("/api/client/v2.0/app/outpost-dev/auth/providers/anon-user/login")
         guard let token = login["access_token"] else { throw TestServerError(login.text) }
         let url = "ws://127.0.0.1:\(server.port)/api/client/v2.0/app/outpost-dev/realm-sync"

@@ -51,7 +51,7 @@ struct OutpostServerCommand: AsyncParsableCommand {
     var maxRequestBodySize = 2 * 1024 * 1024
 
     @Option(name: .customLong("max-sync-connections-per-user"), help: "Sync connections one user may have open (429 over it).")
-    var maxSyncConnectionsPerUser = 32
+    var maxSyncConnectionsPerUser = 128
 
     func validate() throws {
         guard logRetentionDays >= 0 else {

@@ -60,8 +60,9 @@ public struct OutpostServerConfiguration: Sendable, Hashable {
     /// The largest JSON request body of the client API and the Data API (default 2 MiB); a larger one is answered
     /// 413 and the connection is closed. The event upload has its own limit (``EventUploadRoutes``).
     public var maxRequestBodySize: Int
-    /// How many sync connections one user may have open at once (default 32); past it the upgrade is answered 429.
-    /// Each connection may hold a message of up to 16 MiB while it arrives, so this bounds one user's memory too.
+    /// How many sync connections one user may have open at once (default 128); past it the upgrade is answered 429.
+    /// A client opens one connection per synced Realm on each device, so the default leaves room for apps with
+    /// many partitions; each connection may hold a message of up to 16 MiB while it arrives.
     public var maxSyncConnectionsPerUser: Int
 
     public init(
@@ -69,7 +70,7 @@ public struct OutpostServerConfiguration: Sendable, Hashable {
         appConfigurationFile: URL? = nil, database: Database? = nil, adminKey: String? = nil, logRetentionDays: Int = 10,
         requestHeadTimeout: Duration = .seconds(30), requestBodyTimeout: Duration = .seconds(60),
         idleTimeout: Duration = .seconds(75), maxRequestBodySize: Int = 2 * 1024 * 1024,
-        maxSyncConnectionsPerUser: Int = 32
+        maxSyncConnectionsPerUser: Int = 128
     ) {
         self.host = host
         self.port = port
