@@ -186,7 +186,7 @@ final class NumberedItem: Object {
                 try commit(committed..<committed + 500)
                 committed += 500
                 let before = acknowledged.withLock { $0 }
-                try await eventually(timeout: .seconds(30), "round \(round): the server integrates uploads") {
+                try await eventually(timeout: testPatience * 2, "round \(round): the server integrates uploads") {
                     acknowledged.withLock { $0 } > before
                 }
                 try commit(committed..<committed + 200)  // keep uploads flowing while the server dies
@@ -194,11 +194,11 @@ final class NumberedItem: Object {
                 try await server.killAbruptly()
                 kills += 1
                 // Nothing is acknowledged after the kill: the reports settle with bytes still queued.
-                try await eventually(timeout: .seconds(30), "round \(round): the kill came while the server was ingesting") {
+                try await eventually(timeout: testPatience * 2, "round \(round): the kill came while the server was ingesting") {
                     latest.withLock { $0.transferred < $0.transferrable }
                 }
                 // Generous: with the whole suite running on two cores, the session's task may wait its turn a while.
-                try await eventually(timeout: .seconds(30), "round \(round): the client notices the crash") {
+                try await eventually(timeout: testPatience * 2, "round \(round): the client notices the crash") {
                     session.connectionState != .connected
                 }
                 try commit(committed..<committed + 300)  // offline
