@@ -141,6 +141,9 @@ extension StorageConformance {
             query("_id", .uuid(uuid)), query("_id", .double(2.5)), query("_id", .string("missing")),
             DocumentQuery([.init(field: "f", values: [.string("a")]), .init(field: "g", values: [.int(0)])]),
             query("g", .int(1)), query("we ird", .int(1)), query("nested", .document(["a": .int(1)])),
+            // Long `$in` lists, more than a compound SELECT or an OR may hold in SQLite.
+            DocumentQuery([.init(field: "f", values: (-600...600).map { .int(Int64($0)) } + [.string("a")])]),
+            DocumentQuery([.init(field: "_id", values: (0...1200).map { .int(Int64($0)) })]),
         ]
     }
 }

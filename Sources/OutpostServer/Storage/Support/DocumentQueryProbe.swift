@@ -22,6 +22,10 @@ struct DocumentQueryProbe: Sendable, Equatable {
         var upper: String
     }
 
+    /// The most texts a probe looks up; a longer `$in` is left to the Swift check (each text is one part of a
+    /// compound `SELECT`, which SQLite limits to 500, and one term of an `OR`, whose depth it limits to 1,000).
+    static let maxTexts = 100
+
     static let arrays = Range(lower: "[", upper: "\\")
     static let links = Range(lower: #"{"$id":"#, upper: #"{"$id";"#)
     static let numberObjects = Range(lower: #"{"$numberD"#, upper: #"{"$numberE"#)
@@ -75,6 +79,7 @@ struct DocumentQueryProbe: Sendable, Equatable {
                 return nil
             }
         }
+        guard texts.count <= Self.maxTexts else { return nil }
         if numeric { ranges.append(Self.numberObjects) }
         // A text inside a range is found by the range: the parts stay disjoint, each document found once.
         texts = Array(Set(texts)).filter { text in
