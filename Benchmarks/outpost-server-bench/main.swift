@@ -1,7 +1,8 @@
 import Foundation
 import OutpostServerTesting
 
-// Usage: outpost-server-bench [ingest|fanout|fanout-live|idle|history|upload-read|all] [documents] [rounds, ingest only]
+// Usage: outpost-server-bench [ingest|fanout|fanout-live|idle|history|upload-read|find|all] [documents] [rounds, ingest only]
+// (`find` runs at 1,000, 100,000 and 1,000,000 documents unless `documents` names one size.)
 // (`fanout` readers decode after the run; `fanout-live` readers decode each download as it arrives.)
 // PostgreSQL cases need PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE (as in the tests).
 let arguments = CommandLine.arguments.dropFirst()
@@ -60,6 +61,17 @@ if which == "upload-read" || which == "all" {
         let run = try await UploadReadBenchmark.run(objects: documents)
         print(String(format: "read %d uploaded creates (1000 per message): direct %.3f s, general decoder (baseline) %.3f s, %.2f× faster",
                      documents, run.direct, run.general, run.general / run.direct))
+    }
+}
+if which == "find" {  // not in `all`: a million inserts take minutes
+    let sizes = arguments.dropFirst().first.flatMap { Int($0) }.map { [$0] } ?? [1_000, 100_000, 1_000_000]
+    for size in sizes {
+        let run = try await FindBenchmark.run(documents: size)
+        print(String(format: "find among %d documents (100 the user's), SQLite: insert %.1f s", size, run.insert))
+        for (what, t) in [("findOne by _id", run.byId), ("findOne by indexed field", run.byField)] {
+            print(String(format: "  %@: Data API over HTTP %.3f ms, storage query %.3f ms, direct SQL (baseline) %.3f ms; storage/SQL %.2f× (goal ≤ 2×), HTTP/SQL %.1f×",
+                         what, t.http * 1000, t.storage * 1000, t.direct * 1000, t.storage / t.direct, t.http / t.direct))
+        }
     }
 }
 if which == "idle" || which == "all" {

@@ -58,6 +58,12 @@ open class ForwardingStorage: ServerStorage, @unchecked Sendable {  // subclasse
     open func documentTexts(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocumentText] {
         try await base.documentTexts(appId: appId, collection: collection, after: after, limit: limit)
     }
+    open func documents(
+        appId: String, collection: String, matching query: DocumentQuery, after: String?, limit: Int
+    ) async throws -> [StoredDocument] {
+        try await base.documents(appId: appId, collection: collection, matching: query, after: after, limit: limit)
+    }
+    open func createFieldIndexes(_ fields: Set<String>) async throws { try await base.createFieldIndexes(fields) }
     open func collections(appId: String) async throws -> [String] { try await base.collections(appId: appId) }
     open func changeNotifications() async throws -> AsyncStream<ChangeNotification> { try await base.changeNotifications() }
     open func setting(appId: String, key: String) async throws -> Value? { try await base.setting(appId: appId, key: key) }

@@ -105,7 +105,7 @@ extension RuleExpression {
     /// MongoDB equality: a candidate equal to the value, an array candidate with an equal element, and for
     /// null a missing field. With `expandOperand`, an array that an expansion stands for matches when any of
     /// its elements does (App Services: `{"email": "%%user.custom_data.manages"}`).
-    private static func equals(_ candidates: [Value?], _ value: Value, expandOperand: Bool) -> Bool {
+    static func equals(_ candidates: [Value?], _ value: Value, expandOperand: Bool) -> Bool {
         if case .array(let elements) = value, expandOperand,
             elements.contains(where: { equals(candidates, $0, expandOperand: false) }) {
             return true

@@ -109,37 +109,7 @@ struct DataAPIService: Sendable {
                     + "was denied by \(by)")
         }
 
-        // MARK: Reads
-
-        func find(one: Bool) async throws -> JSONValue {
-            let filter = try DataAPIQuery.filter(body["filter"])
-            let sort = try DataAPIQuery.sort(body["sort"])
-            let projection = try DataAPIQuery.Projection(body["projection"])
-            let limit = try one ? 1 : DataAPIQuery.count(body["limit"], name: "limit")
-            let skip = try one ? 0 : DataAPIQuery.count(body["skip"], name: "skip") ?? 0
-            var found = DataAPIQuery.sorted(
-                matching(try await storage.documents(appId: appId, collection: collection), filter).map(\.visible), by: sort)
-            found = Array(found.dropFirst(skip))
-            if let limit, limit > 0 { found = Array(found.prefix(limit)) }
-            if let projection { found = found.map(projection.apply) }
-            if one { return .object(["document": found.first.map { Value.document($0).extendedJSON } ?? .null]) }
-            return .object(["documents": .array(found.map { Value.document($0).extendedJSON })])
-        }
-
-        func count() async throws -> JSONValue {
-            let filter = try DataAPIQuery.filter(body["filter"])
-            let n = matching(try await storage.documents(appId: appId, collection: collection), filter).count
-            return .object(["count": .int(Int64(n))])
-        }
-
-        func aggregate() async throws -> JSONValue {
-            let input = matching(try await storage.documents(appId: appId, collection: collection), .alwaysTrue)
-                .map(\.visible)
-            let output = try DataAPIAggregate.run(body["pipeline"], on: input, context: context)
-            return .object(["documents": .array(output.map { Value.document($0).extendedJSON })])
-        }
-
-        // MARK: Writes
+        // MARK: Writes (reads are in DataAPIService+Reads.swift)
 
         /// Applies checked changes in the transaction: one changeset for all of them. Returns its server version.
         ///
@@ -248,14 +218,6 @@ struct DataAPIService: Sendable {
             await announce(version)
             let ids = documents.map { $0["_id"]!.extendedJSON }
             return many ? .object(["insertedIds": .array(ids)]) : .object(["insertedId": ids[0]])
-        }
-
-        /// The primary keys worth looking at in the transaction: the filter's pinned `_id`, or the matches of a
-        /// scan before it (re-checked inside).
-        func candidateKeys(_ filter: RuleExpression) async throws -> [Value] {
-            if let id = DataAPIQuery.pinnedId(body["filter"]) { return [id] }
-            return matching(try await storage.documents(appId: appId, collection: collection), filter)
-                .map { $0.stored["_id"]! }
         }
 
         func update(many: Bool) async throws -> JSONValue {

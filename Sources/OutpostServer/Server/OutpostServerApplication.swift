@@ -101,6 +101,7 @@ public struct OutpostServerApplication: Service {
     public func run() async throws {
         ServerMetrics.bootstrap()
         try await storage.prepare()
+        try await storage.createFieldIndexes(app.indexedFieldNames)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 if let engine = syncHandler as? SyncEngine { group.addTask { try await engine.run() } }

@@ -91,6 +91,22 @@ public protocol ServerStorage: Sendable {
     /// memory all at once). Each page is read on its own: pages reflect the committed state when each is read.
     func documents(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocument]
 
+    /// One page of the collection's documents that match `query`, in the order of
+    /// ``documents(appId:collection:after:limit:)``: at most `limit` of the matches whose key comes after `after` (from
+    /// the first when nil). A page shorter than `limit` is the last.
+    ///
+    /// Drivers look the query's conditions up in the database's indexes (``createFieldIndexes(_:)``, and the primary
+    /// key for `_id`) and check ``DocumentQuery/matches(_:)`` on what they read, so a page costs about the documents
+    /// it returns, not the collection. The Data API reads this way.
+    func documents(
+        appId: String, collection: String, matching query: DocumentQuery, after: String?, limit: Int
+    ) async throws -> [StoredDocument]
+
+    /// Creates, when missing, the indexes that let ``documents(appId:collection:matching:after:limit:)`` look up
+    /// equality on these top-level fields, in every app and collection. Names a driver cannot index (anything but
+    /// ASCII letters, digits and `_`) are left out; queries on them read more documents. Safe to repeat.
+    func createFieldIndexes(_ fields: Set<String>) async throws
+
     /// The same page as ``documents(appId:collection:after:limit:)``, each document as Extended JSON text instead
     /// of a ``Document``: for drivers that store the server's own text (SQLite), the stored bytes, not parsed.
     ///
@@ -212,6 +228,28 @@ public struct StoredDocumentText: Sendable {
         self.key = key
         self.text = text
     }
+}
+
+extension ServerStorage {
+    /// Filters pages of ``documents(appId:collection:after:limit:)`` (the in-memory test storage; drivers of the
+    /// server's own databases look the conditions up in SQL instead).
+    public func documents(
+        appId: String, collection: String, matching query: DocumentQuery, after: String?, limit: Int
+    ) async throws -> [StoredDocument] {
+        let limit = max(0, limit)
+        var found: [StoredDocument] = []
+        var cursor = after
+        while found.count < limit {
+            let page = try await documents(appId: appId, collection: collection, after: cursor, limit: limit)
+            found += page.lazy.filter { query.matches($0.document) }.prefix(limit - found.count)
+            guard page.count == limit, let last = page.last else { break }
+            cursor = last.key
+        }
+        return found
+    }
+
+    /// Creates nothing (storages without indexes).
+    public func createFieldIndexes(_ fields: Set<String>) async throws {}
 }
 
 extension ServerStorage {

@@ -59,7 +59,7 @@ public enum StorageConformance {
 
     /// Every check, in a stable order.
     public static var checks: [Check] {
-        userChecks + clientFileChecks + documentChecks + transactionChecks + historyChecks + miscChecks
+        userChecks + clientFileChecks + documentChecks + queryChecks + transactionChecks + historyChecks + miscChecks
     }
 
     /// Runs every check, each on a fresh storage from `make`, and throws the first failure.

@@ -256,6 +256,12 @@ import Testing
         try await check.run { MemoryStorage() }
     }
 
+    /// Storages without indexes (the in-memory one) filter their pages with the same results.
+    @Test(arguments: StorageConformance.queryChecks)
+    func queriesOfAStorageWithoutIndexes(_ check: StorageConformance.Check) async throws {
+        try await check.run { MemoryStorage() }
+    }
+
     @Test func primaryKeyTextIsExtendedJSON() throws {
         #expect(PrimaryKeyText.make(.string("abc")) == #""abc""#)
         #expect(PrimaryKeyText.make(.int(42)) == "42")

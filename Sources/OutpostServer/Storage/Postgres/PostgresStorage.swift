@@ -30,6 +30,7 @@ public final class PostgresStorage: ServerStorage {
     let logger: Logger
     let appLock = AppTransactionLock()
     let broadcaster = ChangeBroadcaster()
+    let indexedFields = IndexedFields()
     let listener: PostgresChangeListener
     let statistics = PostgresStatistics()
     /// Runs the client until ``close()`` cancels it.

@@ -28,6 +28,7 @@ public final class SQLiteStorage: ServerStorage {
     let appLock = AppTransactionLock()
     let commits = CommitQueue()
     let broadcaster = ChangeBroadcaster()
+    let indexedFields = IndexedFields()
 
     /// Opens (or creates) the database file at `path` as a GRDB `DatabasePool` in WAL mode.
     ///

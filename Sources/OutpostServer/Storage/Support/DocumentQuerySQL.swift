@@ -1,0 +1,55 @@
+/// The SQL of one page of a ``DocumentQuery``, the same for both drivers but for their placeholders and field
+/// expressions. Parameters: 1 app, 2 collection, 3 the cursor (the page starts after it), 4 the limit, then
+/// ``texts`` from 5 on.
+///
+/// With a driving probe (on `_id` or an indexed field, ``IndexedFields/driver(of:)``), the page's keys come from a
+/// `UNION ALL` of one index range per arm of that probe, each in key order after the cursor, merged and cut at the
+/// limit: a page costs about its own rows however many documents follow. Only those keys' bodies are read; the
+/// other conditions are checked on the decoded documents. Without one, the page walks the primary key after the
+/// cursor with every probe as a filter.
+struct DocumentQuerySQL {
+    var sql: String
+    var texts: [String] = []
+
+    init(
+        _ probes: [DocumentQueryProbe], driver: DocumentQueryProbe?,
+        expression: (String) -> String, placeholder: (Int) -> String
+    ) {
+        var texts: [String] = []
+        func bind(_ text: String) -> String {
+            texts.append(text)
+            return placeholder(texts.count + 4)
+        }
+        func condition(_ arm: DocumentQueryProbe.Arm, _ column: String) -> String {
+            switch arm {
+            case .equal(let text): "\(column) = \(bind(text))"
+            case .range(let range): "\(column) >= \(bind(range.lower)) AND \(column) < \(bind(range.upper))"
+            case .missing: "\(column) IS NULL"
+            }
+        }
+        let (app, collection, cursor, limit) = (placeholder(1), placeholder(2), placeholder(3), placeholder(4))
+        if let driver {
+            let column = expression(driver.field)
+            let arms = driver.arms.map { arm in
+                "SELECT pk_key FROM documents WHERE app = \(app) AND collection = \(collection) AND pk_key > \(cursor) AND "
+                    + condition(arm, column)
+            }
+            sql = """
+                SELECT pk_key, body FROM documents WHERE app = \(app) AND collection = \(collection) AND pk_key IN (
+                \(arms.joined(separator: "\nUNION ALL "))
+                ORDER BY 1 LIMIT \(limit)) ORDER BY pk_key
+                """
+        } else {
+            var filters = ""
+            for probe in probes {
+                let column = expression(probe.field)
+                filters += " AND (" + probe.arms.map { "(\(condition($0, column)))" }.joined(separator: " OR ") + ")"
+            }
+            sql = """
+                SELECT pk_key, body FROM documents WHERE app = \(app) AND collection = \(collection) AND pk_key > \(cursor)\(filters)
+                ORDER BY pk_key LIMIT \(limit)
+                """
+        }
+        self.texts = texts
+    }
+}
