@@ -52,22 +52,22 @@ import Testing
         }
     }
 
-    /// The issue's request: one `$push` of 1,800 strings of 1,000 bytes to every one of 200 documents would write
-    /// 360 MB. Under the default budget (64 MiB) it is refused before the rest is made, and nothing is written.
+    /// A `$push` to every document that would write more than `max_write_bytes` is refused before the rest is made,
+    /// and nothing is written. (The issue's full-size request, 360 MB, runs against a server process in
+    /// `BoundedMemoryTests`; here a 1 MiB budget keeps the in-process work small.)
     @Test(arguments: Driver.enabled)
     func aPushThatWouldWriteTooMuchIsRefused(driver: Driver) async throws {
         try await driver.withStorage { storage in
-            try await withTestServer(configuration: Self.app(), storage: storage) { server in
+            try await withTestServer(configuration: Self.app(maxBytes: 1_048_576), storage: storage) { server in
                 let user = try await server.newUser()
                 try await server.ok("Item", "insertMany", #"{"documents": \#(Self.documents(user.id, 0..<200))}"#, as: user)
                 let version = try await storage.latestServerVersion(appId: server.appId)
-                let strings = (0..<1_800).map { _ in "\"" + String(repeating: "x", count: 1_000) + "\"" }.joined(separator: ",")
+                let strings = (0..<100).map { _ in "\"" + String(repeating: "x", count: 1_000) + "\"" }.joined(separator: ",")
                 let body = #"{"filter": {}, "update": {"$push": {"arr": {"$each": [\#(strings)]}}}}"#
-                #expect(body.utf8.count < 2 * 1024 * 1024)
                 let (status, json) = try await server.data("Item", "updateMany", body, as: user)
                 #expect(status == 400, "\(json.text)")
                 #expect(json["code"] == "writeTooLarge")
-                #expect(json["error"]?.stringValue?.contains("more than 67108864 bytes") == true, "\(json.text)")
+                #expect(json["error"]?.stringValue?.contains("more than 1048576 bytes") == true, "\(json.text)")
                 #expect(try await storage.latestServerVersion(appId: server.appId) == version)
                 let stored = try await storage.documents(appId: server.appId, collection: "Item")
                 #expect(stored.count == 200 && stored.allSatisfy { $0["arr"] == nil })
