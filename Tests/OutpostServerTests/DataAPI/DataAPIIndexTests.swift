@@ -116,6 +116,8 @@ import Testing
             let owner = try await storage.matchingQueryPlan(appId: "app", collection: "Item", Self.ownerQuery).joined(separator: "\n")
             #expect(owner.contains("USING INDEX \(DocumentQueryProbe.indexName("ownerId"))"), "\(owner)")
             #expect(!owner.contains("SCAN documents"), "\(owner)")
+            // No part of the lookup (the ranges for arrays and links included) walks the primary key after the cursor.
+            #expect(!owner.contains("sqlite_autoindex_documents_1 (app=? AND collection=? AND pk_key>?)"), "\(owner)")
             let id = try await storage.matchingQueryPlan(appId: "app", collection: "Item", Self.idQuery).joined(separator: "\n")
             #expect(id.contains("SEARCH documents USING INDEX sqlite_autoindex_documents_1"), "\(id)")
             #expect(!id.contains("SCAN documents"), "\(id)")

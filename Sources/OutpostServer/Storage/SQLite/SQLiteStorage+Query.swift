@@ -30,7 +30,10 @@ extension SQLiteStorage {
     }
 
     func matchingSQL(_ probes: [DocumentQueryProbe]) -> DocumentQuerySQL {
-        DocumentQuerySQL(probes, driver: indexedFields.driver(of: probes), expression: Self.fieldExpression) { "?\($0)" }
+        DocumentQuerySQL(
+            probes, driver: indexedFields.driver(of: probes), expression: Self.fieldExpression,
+            indexHint: { $0 == "_id" ? "" : " INDEXED BY \"\(DocumentQueryProbe.indexName($0))\"" }
+        ) { "?\($0)" }
     }
 
     /// The indexed expression of a field: its value's JSON text as stored (`->`), or the primary key's text.

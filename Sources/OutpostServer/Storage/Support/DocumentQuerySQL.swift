@@ -4,7 +4,8 @@
 ///
 /// With a driving probe (on `_id` or an indexed field, ``IndexedFields/driver(of:)``), the page's keys come from a
 /// `UNION ALL` of one index range per arm of that probe, each in key order after the cursor, merged and cut at the
-/// limit: a page costs about its own rows however many documents follow. Only those keys' bodies are read; the
+/// limit: a page costs about its own rows however many documents follow. (`indexHint` names the field's index for
+/// SQLite, whose planner otherwise walks the primary key for a range arm with unknown bounds, to skip the sort.) Only those keys' bodies are read; the
 /// other conditions are checked on the decoded documents. Without one, the page walks the primary key after the
 /// cursor with every probe as a filter.
 struct DocumentQuerySQL {
@@ -13,7 +14,7 @@ struct DocumentQuerySQL {
 
     init(
         _ probes: [DocumentQueryProbe], driver: DocumentQueryProbe?,
-        expression: (String) -> String, placeholder: (Int) -> String
+        expression: (String) -> String, indexHint: (String) -> String = { _ in "" }, placeholder: (Int) -> String
     ) {
         var texts: [String] = []
         func bind(_ text: String) -> String {
@@ -30,8 +31,9 @@ struct DocumentQuerySQL {
         let (app, collection, cursor, limit) = (placeholder(1), placeholder(2), placeholder(3), placeholder(4))
         if let driver {
             let column = expression(driver.field)
+            let hint = indexHint(driver.field)
             let arms = driver.arms.map { arm in
-                "SELECT pk_key FROM documents WHERE app = \(app) AND collection = \(collection) AND pk_key > \(cursor) AND "
+                "SELECT pk_key FROM documents\(hint) WHERE app = \(app) AND collection = \(collection) AND pk_key > \(cursor) AND "
                     + condition(arm, column)
             }
             sql = """
