@@ -149,7 +149,7 @@ import Testing
         return paths.map { "\($0)/node" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    /// Runs a child process to its end (killed after 60 s) and returns its standard output. The pipes are read on
+    /// Runs a child process to its end (killed after 180 s) and returns its standard output. The pipes are read on
     /// threads of their own (`PipeDrain`), not on Swift concurrency's two-thread pool that the in-process server
     /// answers the child on.
     static func run(_ executable: String, _ arguments: [String]) async throws -> String {
@@ -167,7 +167,7 @@ import Testing
             PipeDrain.start(errors.fileHandleForReading, onData: { data in collected.withLock { $0.errors += data } }, onEnd: ended)
             let pid = process.processIdentifier
             Thread.detachNewThread {
-                Thread.sleep(forTimeInterval: 60)
+                Thread.sleep(forTimeInterval: 180)
                 kill(pid, SIGKILL)
             }
         }

@@ -158,7 +158,7 @@ struct EventUploadTests {
                 let realm = try await Realm(configuration: try localEventConfiguration(
                     EventConfiguration(syncUser: user), types: [EvPerson.self]))
                 _ = realm.events!
-                try await eventuallyAsync(timeout: .seconds(20), "the leftovers arrive") {
+                try await eventuallyAsync(timeout: testPatience, "the leftovers arrive") {
                     try await Self.auditEvents(server.storage, appId: server.appId).count == 3
                 }
                 let stored = try await Self.auditEvents(server.storage, appId: server.appId)
