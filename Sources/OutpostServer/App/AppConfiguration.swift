@@ -94,7 +94,8 @@ extension AppConfiguration {
         public var queryableFieldsNames: [String]
         /// Fields only one collection's subscriptions may query.
         public var collectionQueryableFieldsNames: [String: [String]]
-        /// App Services' indexed queryable fields: accepted and kept in the file; the server creates no index from them.
+        /// App Services' indexed queryable fields: the server indexes them for Data API reads, with the other queryable
+        /// fields and those the rules read (``AppConfiguration/indexedFieldNames``, docs/storage-server.md).
         public var indexedQueryableFieldsNames: [String]
         /// Development mode: the schema follows what clients upload.
         public var developmentModeEnabled: Bool
