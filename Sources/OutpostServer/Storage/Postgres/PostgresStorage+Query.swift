@@ -9,19 +9,12 @@ extension PostgresStorage {
         let limit = max(0, limit)
         let probes = query.probes
         guard limit > 0, !probes.contains(where: \.matchesNothing) else { return [] }
-        var found: [StoredDocument] = []
-        var cursor = after ?? ""
-        while found.count < limit {
+        return try await query.collectMatches(limit: limit, after: after) { cursor in
             let page = try matchingQuery(appId: appId, collection: collection, probes, after: cursor, limit: limit)
-            let rows = try await rows("read matching documents", page) { try $0.decode((String, String).self) }
-            for (key, body) in rows where found.count < limit {
-                let document = try StorageCoding.decodeDocument(body)
-                if query.matches(document) { found.append(StoredDocument(key: key, document: document)) }
+            return try await rows("read matching documents", page) { row -> (key: String, body: String) in
+                try row.decode((String, String).self)
             }
-            guard rows.count == limit, let last = rows.last else { break }
-            cursor = last.0
         }
-        return found
     }
 
     /// One page of candidates (``DocumentQuerySQL``). Values are bound; only field names that pass

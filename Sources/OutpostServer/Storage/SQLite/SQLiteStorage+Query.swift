@@ -9,24 +9,15 @@ extension SQLiteStorage {
         let probes = query.probes
         guard limit > 0, !probes.contains(where: \.matchesNothing) else { return [] }
         let page = matchingSQL(probes)
-        var found: [StoredDocument] = []
-        var cursor = after ?? ""
-        while found.count < limit {
+        return try await query.collectMatches(limit: limit, after: after) { cursor in
             let arguments = StatementArguments([appId, collection, cursor, limit] as [any DatabaseValueConvertible])
                 + StatementArguments(page.texts)
             // Not cached: the statement's text depends on the request's fields and values.
-            let rows = try await read("read matching documents") { db in
+            return try await read("read matching documents") { db in
                 try Row.fetchAll(db.makeStatement(sql: page.sql), arguments: arguments)
-                    .map { (row: Row) -> (String, String) in (row[0], row[1]) }
+                    .map { (row: Row) -> (key: String, body: String) in (row[0], row[1]) }
             }
-            for (key, body) in rows where found.count < limit {
-                let document = try StorageCoding.decodeDocument(body)
-                if query.matches(document) { found.append(StoredDocument(key: key, document: document)) }
-            }
-            guard rows.count == limit, let last = rows.last else { break }
-            cursor = last.0
         }
-        return found
     }
 
     func matchingSQL(_ probes: [DocumentQueryProbe]) -> DocumentQuerySQL {
