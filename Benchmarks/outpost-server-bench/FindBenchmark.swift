@@ -23,6 +23,9 @@ enum FindBenchmark {
     }
 
     static let mine = 100
+    /// The rows the Data API asks storage for first (`DataAPIService.Request.firstPageSize`): a `findOne` that finds
+    /// its document ends there.
+    static let firstPage = 16
 
     static func run(documents: Int, lookups: Int = 300) async throws -> Result {
         let directory = try TemporaryDirectory("find")
@@ -94,7 +97,8 @@ enum FindBenchmark {
         var count = 0
         let seconds = try await Stats.seconds {
             count = try await storage.documents(
-                appId: "bench-app", collection: "Item", matching: DocumentQuery(conditions), after: nil, limit: 1_000).count
+                appId: "bench-app", collection: "Item", matching: DocumentQuery(conditions), after: nil,
+                limit: firstPage).count
         }
         guard count == 1 else { throw TestServerError("the storage query found \(count) documents") }
         return seconds

@@ -28,7 +28,7 @@ import OutpostCoreTesting
     /// 0), a NUL inside a string and empty data: the kept values give the bytes of the rows read back.
     @Test func keptValuesGiveTheBytesOfTheRowsReadBack() throws {
         let realm = try recordingRealm()
-        try realm.beginWrite()
+        realm.beginWrite()
         for i in 0..<300 {
             let o = EvScalars()
             o._id = ObjectId.generate()
@@ -57,7 +57,7 @@ import OutpostCoreTesting
     /// A property written after `add` in the same transaction: the upload holds the value written last.
     @Test func aWriteAfterTheInsertIsUploaded() throws {
         let realm = try recordingRealm()
-        try realm.beginWrite()
+        realm.beginWrite()
         var objects: [EvScalars] = []
         for i in 0..<10 {
             let o = EvScalars()
@@ -78,7 +78,7 @@ import OutpostCoreTesting
     /// values, in rowid order.
     @Test func anObjectDeletedInTheTransactionIsLeftOut() throws {
         let realm = try recordingRealm()
-        try realm.beginWrite()
+        realm.beginWrite()
         var ids: [ObjectId] = []
         var doomed: EvScalars?
         for i in 0..<5 {

@@ -87,7 +87,7 @@ import Testing
         defer { dir.remove() }
         let realm = try Realm(configuration: dir.configuration())
         try realm.write { for i in 0..<5 { realm.add(item(i)) } }
-        try realm.beginWrite()
+        realm.beginWrite()
         var added: [Item] = []
         for i in 0..<70 {
             let it = item(i)

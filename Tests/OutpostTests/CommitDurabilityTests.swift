@@ -33,7 +33,7 @@ import Testing
         try instance.beginWrite(durable: false)
         instance.cancelWrite()
         #expect(try synchronous(realm) == .integer(2))
-        try realm.beginWrite()
+        realm.beginWrite()
         #expect(try synchronous(realm) == .integer(2))
         realm.cancelWrite()
         #expect(realm.objects(Item.self).count == 2)

@@ -207,12 +207,12 @@ import Testing
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let realm = try Realm(configuration: dir.configuration())
-        try realm.beginWrite()
+        realm.beginWrite()
         #expect(realm.isInWriteTransaction)
         realm.create(Owner.self, value: ["id": 1])
         realm.cancelWrite()
         #expect(realm.objects(Owner.self).isEmpty)
-        try realm.beginWrite()
+        realm.beginWrite()
         realm.create(Owner.self, value: ["id": 2])
         try realm.commitWrite()
         #expect(realm.objects(Owner.self).map(\.id) == [2])
@@ -227,7 +227,7 @@ import Testing
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let realm = try Realm(configuration: dir.configuration())
-        try realm.beginWrite()
+        realm.beginWrite()
         realm.create(FirstUsedInCancelledWrite.self, value: ["id": 1])
         let madeDuringTheWrite = realm.objects(FirstUsedInCancelledWrite.self)
         realm.cancelWrite()

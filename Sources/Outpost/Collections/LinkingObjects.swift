@@ -3,7 +3,7 @@ import OutpostCore
 
 /// The objects of `Element` whose `originProperty` links to the owner:
 /// `@Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>`.
-public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequence {
+public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequence, CustomStringConvertible {
     let accessor: _PropertyAccessor?
 
     var results: Results<Element>? {
@@ -25,6 +25,10 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequen
     public var count: Int { results?.count ?? 0 }
     public var isEmpty: Bool { count == 0 }
     public var first: Element? { results?.first }
+    public var last: Element? { results?.last }
+    /// The Realm of the owning object; nil when unmanaged.
+    public var realm: Realm? { accessor.map { Realm(instance: $0.row.realm) } }
+    public var description: String { "LinkingObjects<\(Element.className())> <\(count) objects>" }
     public subscript(index: Int) -> Element { results![index] }
     public func makeIterator() -> AnyIterator<Element> {
         guard let results else { return AnyIterator { nil } }

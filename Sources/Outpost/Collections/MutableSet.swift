@@ -26,6 +26,12 @@ public final class MutableSet<Element: RealmCollectionValue & Hashable>: Sequenc
 
     public var count: Int { elements.count }
     public var isEmpty: Bool { count == 0 }
+    /// The Realm of the owning object; nil when unmanaged.
+    public var realm: Realm? { accessor.map { Realm(instance: $0.row.realm) } }
+    /// The element that comes first in the set's order (its storage order; insertion order when unmanaged).
+    public var first: Element? { elements.first }
+    /// The element that comes last in the set's order.
+    public var last: Element? { elements.last }
     public func makeIterator() -> IndexingIterator<[Element]> {
         // Iterating reads every element object (event library), as Realm's batched enumeration does.
         accessor?.eventRecordLinkReads(storedElements)

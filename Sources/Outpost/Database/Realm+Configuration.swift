@@ -92,3 +92,9 @@ extension Realm {
     /// The migration block: `(migration, oldSchemaVersion)`.
     public typealias MigrationBlock = (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
 }
+
+/// The migration block of a configuration (Realm declares it at the top level as well as in `Realm`).
+public typealias MigrationBlock = Realm.MigrationBlock
+
+/// The block `Migration.enumerateObjects(ofType:_:)` calls with each object's old and new version.
+public typealias MigrationObjectEnumerateBlock = (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void

@@ -113,7 +113,7 @@ public struct Realm {
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws
         -> Result
     {
-        try beginWrite()
+        try instance.beginWrite()
         let result: Result
         do {
             result = try block()
@@ -125,9 +125,17 @@ public struct Realm {
         return result
     }
 
-    /// Opens a write transaction.
-    public func beginWrite() throws {
-        try instance.beginWrite()
+    /// Opens a write transaction. As in Realm, a failure to begin one (a read-only or frozen Realm, one already in
+    /// a write transaction, a file that cannot be locked or written) is a programming error and traps with its
+    /// message; ``write(withoutNotifying:_:)`` throws those errors instead.
+    public func beginWrite() {
+        do {
+            try instance.beginWrite()
+        } catch let error as Realm.Error {
+            fatalError(error.localizedDescription)
+        } catch {
+            fatalError("\(error)")
+        }
     }
 
     /// Commits the open write transaction.
@@ -306,6 +314,21 @@ public struct Realm {
             try? FileManager.default.removeItem(at: fileURL)
             throw Realm.Error(.fileAccess, "Could not write a copy to '\(fileURL.path)': \(error)", fileURL: fileURL)
         }
+    }
+
+    /// Writes a compacted copy of the Realm to the file of `configuration` (which must not exist), as
+    /// ``writeCopy(toFile:encryptionKey:)`` does.
+    public func writeCopy(configuration: Realm.Configuration) throws {
+        guard configuration.inMemoryIdentifier == nil else {
+            throw Realm.Error(.invalidInput, "Cannot write a copy to an in-memory Realm's configuration.")
+        }
+        try writeCopy(toFile: URL(fileURLWithPath: configuration.resolvedPath), encryptionKey: configuration.encryptionKey)
+    }
+
+    /// Whether the file of `configuration` exists (always false for an in-memory configuration).
+    public static func fileExists(for configuration: Configuration) -> Bool {
+        guard configuration.inMemoryIdentifier == nil else { return false }
+        return FileManager.default.fileExists(atPath: configuration.resolvedPath)
     }
 
     /// Deletes the Realm's files (database, WAL and shared-memory files). Returns whether any existed.

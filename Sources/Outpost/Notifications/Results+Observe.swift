@@ -21,13 +21,14 @@ extension Results {
     {
         let className = table.className
         let query = self.query
+        let source = self.source
         let watched = WatchedProperties(keyPaths: keyPaths)
         return instance.addObserver(
             on: queue, onError: { block(.error($0)) },
             here: { Self.observerBody(self, watched: watched, block) },
             there: { instance in
                 guard let table = instance.table(named: className) else { return nil }
-                return Self.observerBody(Results(realm: instance, table: table, query: query), watched: watched, block)
+                return Self.observerBody(Results(realm: instance, table: table, query: query, source: source), watched: watched, block)
             })
     }
 

@@ -98,3 +98,14 @@ final class ObjectSchemaRegistry: Sendable {
         return ObjectSchema(className: type.className(), properties: properties, isEmbedded: isEmbedded)
     }
 }
+
+extension ObjectSchema {
+    /// The Swift class of the schema's objects. Traps for a class no Swift type of this process declares (a class
+    /// only the file knows, read through the dynamic API).
+    public var objectClass: AnyClass {
+        guard let type = ObjectSchemaRegistry.shared.type(named: className) else {
+            fatalError("Object type '\(className)' is not managed by the Realm")
+        }
+        return type
+    }
+}

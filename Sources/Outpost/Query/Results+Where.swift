@@ -16,12 +16,12 @@ extension Results where Element: ObjectBase {
         q.filters.append((predicate, arguments))
         if !table.isMissing {
             do {
-                _ = try q.sql(table: table, realm: instance)
+                _ = try q.sql(table: table, realm: instance, source: source, values: valueType)
             } catch {
                 preconditionFailure("Cannot run the query '\(predicate)': \(error)")
             }
         }
-        return Results(realm: instance, table: table, query: q)
+        return with(q)
     }
 }
 

@@ -6,12 +6,24 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     let instance: RealmInstance
     let table: TableInfo
     let query: ResultsQuery
+    /// Where the rows come from: every object of `table`, or one object's list, set or map.
+    let source: ResultsSource
+    /// The element type of a collection of values (`List<Int>.sorted()`); nil for objects. Such results hold
+    /// elements' positions (keys of a map) in place of rowids, and `table` is the collection's owner's.
+    let valueType: PropertyType?
     let cache = ResultsCache()
 
-    init(realm: RealmInstance, table: TableInfo, query: ResultsQuery = ResultsQuery()) {
+    init(realm: RealmInstance, table: TableInfo, query: ResultsQuery = ResultsQuery(), source: ResultsSource = .table) {
         self.instance = realm
         self.table = table
         self.query = query
+        self.source = source
+        valueType = source.ownerProperty(in: realm).flatMap { $0.property.type == .object ? nil : $0.property.type }
+    }
+
+    /// The same source with another query.
+    func with(_ query: ResultsQuery) -> Results {
+        Results(realm: instance, table: table, query: query, source: source)
     }
 
     /// The Realm of the objects.
@@ -37,17 +49,45 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     private func unsynchronizedEvaluate() throws -> [Int64] {
         if table.isMissing { return [] }
-        let (sql, parameters) = try query.sql(table: table, realm: instance)
+        if valueType != nil { cache.values = valueSnapshot() }
+        let (sql, parameters) = try query.sql(table: table, realm: instance, source: source, values: valueType)
         let stmt = try instance.connection.cached(sql)
         stmt.reset()
         stmt.bind(parameters)
         defer { stmt.reset() }
         var out: [Int64] = []
+        if valueType != nil, let keys = cache.values?.mapKeys {
+            // A map's values: their keys, as positions in the snapshot.
+            while try stmt.step() {
+                if case .text(let key) = stmt.value(at: 0), let position = keys[key] { out.append(Int64(position)) }
+            }
+            return out
+        }
         while try stmt.step() { out.append(stmt.int64(at: 0)) }
         return out
     }
 
+    /// The values of the source collection in this version (for results of values).
+    private func valueSnapshot() -> ResultsCache.Values {
+        guard let (ownerTable, index, property) = source.ownerProperty(in: instance),
+            case .collection(_, let rowid, _) = source
+        else { return ResultsCache.Values(elements: []) }
+        let row = instance.row(ownerTable, rowid)
+        guard !row.isInvalidated else { return ResultsCache.Values(elements: []) }
+        guard property.collection == .map else { return ResultsCache.Values(elements: row.readCollection(property: index)) }
+        let entries = row.readMap(property: index)
+        return ResultsCache.Values(
+            elements: entries.map(\.1),
+            mapKeys: Dictionary(entries.enumerated().map { ($1.0, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+
     func element(_ rowid: Int64) -> Element {
+        if valueType != nil {
+            let elements = cache.values?.elements ?? []
+            let position = Int(rowid)
+            guard position >= 0 && position < elements.count else { return Element._defaultValue() }
+            return Element._load(elements[position]) ?? Element._defaultValue()
+        }
         if instance.eventContext != nil { recordEventRead(rowid) }
         return instance.object(table, rowid) as! Element
     }
@@ -133,6 +173,10 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         public mutating func next() -> Element? {
             guard position < rowids.count else { return nil }
             if position == 0 && results.instance.eventContext != nil { captured = results.recordEventIteration(rowids) }
+            if results.valueType != nil {
+                position += 1
+                return results.element(rowids[position - 1])
+            }
             if position >= pageStart + page.count {
                 pageStart = position
                 let pageRowids = rowids[position..<Swift.min(rowids.count, position + 256)]
@@ -165,15 +209,15 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         q.filters.append((parsed.predicate, args))
         q.suffixes += parsed.suffixes
         // Building the SQL reports unknown properties and type mismatches now, without running the query.
-        if !table.isMissing { _ = try q.sql(table: table, realm: instance) }
-        return Results(realm: instance, table: table, query: q)
+        if !table.isMissing { _ = try q.sql(table: table, realm: instance, source: source, values: valueType) }
+        return with(q)
     }
 
     /// Results matching a predicate built by the type-safe query builder or the parser.
     public func filter(_ predicate: QueryPredicate) -> Results<Element> {
         var q = query
         q.filters.append((predicate, []))
-        return Results(realm: instance, table: table, query: q)
+        return with(q)
     }
 
     /// Sorted by a key path (`"age"`, `"dog.name"`).
@@ -185,78 +229,14 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         var q = query
         q.suffixes.append(.sort(descriptors.map { ParsedQuery.SortKey(keyPath: $0.queryKeyPath, ascending: $0.ascending) }))
-        return Results(realm: instance, table: table, query: q)
+        return with(q)
     }
 
     /// Only the first object for each distinct combination of the key paths' values.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         var q = query
         q.suffixes.append(.distinct(keyPaths.map { SortDescriptor(keyPath: $0).queryKeyPath }))
-        return Results(realm: instance, table: table, query: q)
-    }
-
-    // MARK: Aggregates
-
-    private func aggregate(_ fn: String, _ property: String) -> SQLiteValue {
-        instance.verifyAccess()
-        return instance.synchronized { unsynchronizedAggregate(fn, property) }
-    }
-
-    private func unsynchronizedAggregate(_ fn: String, _ property: String) -> SQLiteValue {
-        guard let (_, p) = table.property(named: property), p.collection == .none else {
-            fatalError("Invalid property name '\(property)' for aggregate on '\(table.className)'")
-        }
-        switch p.type {
-        case .int, .float, .double, .date, .decimal128: break
-        default: fatalError("Cannot \(fn) property '\(property)': operation not supported for '\(p.typeDescription)' properties.")
-        }
-        guard let (sql, params) = try? query.sql(table: table, realm: instance) else { return .null }
-        let expr = SQL.quote(property)
-        let full = "SELECT \(fn)(\(expr)) FROM \(table.sqlName) WHERE rowid IN (SELECT rid FROM (\(sql)))"
-        if p.type == .decimal128 {
-            // Decimal arithmetic in Swift, not as doubles.
-            guard let rows = try? instance.connection.cached("SELECT \(expr) FROM \(table.sqlName) WHERE rowid IN (SELECT rid FROM (\(sql)))").rows(params) else { return .null }
-            let values = rows.compactMap { row -> Decimal128? in if case .text(let t) = row[0] { try? Decimal128(string: t) } else { nil } }
-            switch fn {
-            case "min": return values.min().map { .text($0.stringValue) } ?? .null
-            case "max": return values.max().map { .text($0.stringValue) } ?? .null
-            case "sum": return .text(values.reduce(Decimal128(0), +).stringValue)
-            default: return values.isEmpty ? .null : .text((values.reduce(Decimal128(0), +) / Decimal128(values.count)).stringValue)
-            }
-        }
-        return (try? instance.connection.scalar(full, params)) ?? .null
-    }
-
-    private func value<T: _StorableValue>(_ raw: SQLiteValue, _ property: String, as: T.Type) -> T? {
-        guard let (_, p) = table.property(named: property) else { return nil }
-        var scalar = ValueCoding.scalar(raw, type: p.type)
-        if case .real(let d) = raw, p.type == .int { scalar = .double(d) }
-        return T._load(scalar)
-    }
-
-    /// The minimum value of a property (nil when empty).
-    public func min<T: _StorableValue>(ofProperty property: String) -> T? { value(aggregate("min", property), property, as: T.self) }
-    /// The maximum value of a property (nil when empty).
-    public func max<T: _StorableValue>(ofProperty property: String) -> T? { value(aggregate("max", property), property, as: T.self) }
-
-    /// The sum of a property (zero when empty).
-    public func sum<T: _StorableValue>(ofProperty property: String) -> T {
-        let raw = aggregate("total", property)
-        guard let (_, p) = table.property(named: property) else { return T._defaultValue() }
-        if p.type == .decimal128, case .text(let t) = aggregate("sum", property) {
-            return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) ?? T._defaultValue()
-        }
-        guard case .real(let d) = raw else { return T._defaultValue() }
-        return T._load(p.type == .int ? .int(Int64(d)) : .double(d)) ?? T._load(.double(d)) ?? T._defaultValue()
-    }
-
-    /// The average of a property (nil when empty).
-    public func average<T: _StorableValue>(ofProperty property: String) -> T? {
-        let raw = aggregate("avg", property)
-        guard let (_, p) = table.property(named: property) else { return nil }
-        if p.type == .decimal128, case .text(let t) = raw { return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) }
-        guard case .real(let d) = raw else { return nil }
-        return T._load(.double(d))
+        return with(q)
     }
 
     public var description: String {

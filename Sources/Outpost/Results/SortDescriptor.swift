@@ -1,7 +1,7 @@
 import OutpostCore
 
 /// A sort key: a key path and a direction.
-public struct SortDescriptor: Hashable, Sendable, ExpressibleByStringLiteral {
+public struct SortDescriptor: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let keyPath: String
     public let ascending: Bool
 
@@ -17,6 +17,10 @@ public struct SortDescriptor: Hashable, Sendable, ExpressibleByStringLiteral {
     /// The same key path sorted the other way.
     public func reversed() -> SortDescriptor {
         SortDescriptor(keyPath: keyPath, ascending: !ascending)
+    }
+
+    public var description: String {
+        "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))"
     }
 
     var queryKeyPath: QueryKeyPath {

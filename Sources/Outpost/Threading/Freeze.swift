@@ -111,7 +111,7 @@ extension Results {
         guard let targetTable = target.table(named: table.className) else {
             fatalError("'\(table.className)' is not part of the schema of the Realm at '\(target.path)'.")
         }
-        return Results(realm: target, table: targetTable, query: query.detached().attached(to: target))
+        return Results(realm: target, table: targetTable, query: query.detached().attached(to: target), source: source)
     }
 }
 

@@ -26,7 +26,7 @@ public struct _ThreadSafeHandle: @unchecked Sendable {  // holds only values: no
     enum Target {
         case object(className: String, rowid: Int64, primaryKey: SQLiteValue?)
         case property(owner: String, rowid: Int64, primaryKey: SQLiteValue?, propertyIndex: Int)
-        case results(className: String, query: ResultsQuery)
+        case results(className: String, query: ResultsQuery, source: ResultsSource)
     }
 
     let path: String
@@ -153,14 +153,14 @@ extension Object: ThreadConfined {
 
 extension Results: ThreadConfined {
     public var _threadSafeHandle: _ThreadSafeHandle? {
-        _ThreadSafeHandle(realm: instance, target: .results(className: table.className, query: query.detached()))
+        _ThreadSafeHandle(realm: instance, target: .results(className: table.className, query: query.detached(), source: source))
     }
 
     public static func _resolve(_ handle: _ThreadSafeHandle, in realm: Realm) -> Results? {
-        guard case .results(let className, let query) = handle.target,
+        guard case .results(let className, let query, let source) = handle.target,
             let table = realm.instance.table(named: className)
         else { return nil }
-        return Results(realm: realm.instance, table: table, query: query.attached(to: realm.instance))
+        return Results(realm: realm.instance, table: table, query: query.attached(to: realm.instance), source: source)
     }
 }
 

@@ -34,4 +34,7 @@ public struct Schema: Hashable, Sendable {
     public subscript(className: String) -> ObjectSchema? {
         objectSchemas.first { $0.className == className }
     }
+
+    /// The schemas of every class (Realm's name for ``objectSchemas``).
+    public var objectSchema: [ObjectSchema] { objectSchemas }
 }

@@ -27,6 +27,15 @@ public struct Property: Hashable, Sendable, Codable, CustomStringConvertible {
         self.linkOriginPropertyName = linkOriginPropertyName
     }
 
+    /// Whether the property is a `List`.
+    public var isArray: Bool { collection == .list }
+    /// Whether the property is a `MutableSet`.
+    public var isSet: Bool { collection == .set }
+    /// Whether the property is a `Map`.
+    public var isMap: Bool { collection == .map }
+    /// The name of the property's column in the file; Outpost has no custom column names, so it is the name.
+    public var columnName: String { name }
+
     /// The type as Realm writes it in migration messages, e.g. `string?`, `array<int>`, `object<Dog>?`.
     public var typeDescription: String {
         var base = type == .object || type == .linkingObjects

@@ -3,6 +3,9 @@ import OutpostCore
 extension DataAPIService.Request {
     /// Documents read from storage per page: a read holds one page, plus what it keeps.
     static let pageSize = 1_000
+    /// The first page's size: most reads (`findOne`, a lookup by `_id` or by a field of a few documents) end within
+    /// it, and a page this small is read without leaving the request's thread. Larger reads go on in `pageSize`s.
+    static let firstPageSize = 16
 
     /// The storage query for `filter`: its equality conditions on fields that are not null-like (the filter sees the
     /// redacted document, where an unreadable field is missing) and the roles' read scope (``DataAPIReadScope``).
@@ -18,15 +21,17 @@ extension DataAPIService.Request {
     ) async throws {
         let query = storageQuery(filter)
         var after: String?
+        var size = Self.firstPageSize
         while true {
             let page = try await storage.documents(
-                appId: appId, collection: collection, matching: query, after: after, limit: Self.pageSize)
+                appId: appId, collection: collection, matching: query, after: after, limit: size)
             for candidate in page {
                 guard let visible = readable(candidate.document), filter.evaluate(visible, context: context) else { continue }
                 try body(candidate.document, visible, candidate.key)
             }
-            guard page.count == Self.pageSize, let last = page.last else { return }
+            guard page.count == size, let last = page.last else { return }
             after = last.key
+            size = Self.pageSize
         }
     }
 

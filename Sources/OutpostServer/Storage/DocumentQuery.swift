@@ -51,7 +51,7 @@ extension DocumentQuery {
     ///   there, whatever storage holds.
     package init(requiredBy expression: RuleExpression, context: RuleContext, includingNull: Bool = true) {
         self.init(expression.equalityConditions(context: context).compactMap { field, values in
-            if !includingNull, field != "_id", values.contains(where: \.isNull) { return nil }
+            if !includingNull, field != "_id", values.contains(where: { $0.isNull }) { return nil }
             return Condition(field: field, values: values)
         })
     }

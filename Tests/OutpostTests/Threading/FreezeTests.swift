@@ -93,7 +93,7 @@ import Testing
         let realm = try Realm(configuration: ThreadingFixture.configuration(dir))
         try ThreadingFixture.seed(realm, count: 1)
         let live = realm.object(ofType: TSPerson.self, forPrimaryKey: 1)!
-        try realm.beginWrite()
+        realm.beginWrite()
         live.name = "inside"
         let frozen = live.freeze()
         #expect(frozen.name == "p1")
@@ -193,7 +193,7 @@ import Testing
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dir = TemporaryDirectory()
             let realm = try Realm(configuration: ThreadingFixture.configuration(dir))
-            try realm.beginWrite()
+            realm.beginWrite()
             let person = realm.create(TSPerson.self, value: ["id": 1])
             _ = person.freeze()
         }.map { result in

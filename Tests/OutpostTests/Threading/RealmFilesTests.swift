@@ -4,6 +4,51 @@ import OutpostTesting
 import Testing
 
 @Suite struct RealmFilesTests {
+    @Test func writeCopyToAConfigurationAndFileExists() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let configuration = ThreadingFixture.configuration(dir)
+        #expect(!Realm.fileExists(for: configuration))
+        let realm = try Realm(configuration: configuration)
+        #expect(Realm.fileExists(for: configuration))
+        try ThreadingFixture.seed(realm, count: 3)
+        let target = ThreadingFixture.configuration(dir, "copy.realm")
+        #expect(!Realm.fileExists(for: target))
+        try realm.writeCopy(configuration: target)
+        #expect(Realm.fileExists(for: target))
+        #expect(try Realm(configuration: target).objects(TSPerson.self).count == 3)
+        // The target must not exist yet.
+        #expect(throws: Realm.Error.self) { try realm.writeCopy(configuration: target) }
+        var memory = Realm.Configuration()
+        memory.inMemoryIdentifier = "files-exist"
+        #expect(!Realm.fileExists(for: memory))
+    }
+
+    @Test func beginWriteOnAReadOnlyRealmTrapsWithRealmsText() async throws {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            try ThreadingFixture.seed(try Realm(configuration: ThreadingFixture.configuration(dir)), count: 1)
+            var readOnly = ThreadingFixture.configuration(dir)
+            readOnly.readOnly = true
+            let realm = try Realm(configuration: readOnly)
+            realm.beginWrite()
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Can't perform transactions on read-only Realms."))
+        }
+    }
+
+    @Test func writeOnAReadOnlyRealmThrows() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try ThreadingFixture.seed(try Realm(configuration: ThreadingFixture.configuration(dir)), count: 1)
+        var readOnly = ThreadingFixture.configuration(dir)
+        readOnly.readOnly = true
+        let realm = try Realm(configuration: readOnly)
+        #expect(throws: Realm.Error.self) { try realm.write {} }
+        #expect(!realm.isInWriteTransaction)
+    }
+
     @Test func writeCopyWritesTheCurrentVersion() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -122,7 +167,7 @@ import Testing
         #expect(realm.objects(TSPerson.self).first!.name == "p1")
         #expect(!realm.objects(TSPerson.self).first!.isInvalidated)
         // invalidate inside a write transaction cancels it.
-        try realm.beginWrite()
+        realm.beginWrite()
         realm.add(TSPerson(id: 4, name: "p4"))
         realm.invalidate()
         #expect(!realm.isInWriteTransaction)

@@ -55,7 +55,7 @@ import Testing
         defer { dir.remove() }
         let configuration = ThreadingFixture.configuration(dir)
         let realm = try Realm(configuration: configuration)
-        try realm.beginWrite()
+        realm.beginWrite()
         realm.cancelWrite()
         do {
             try realm.write {
@@ -67,7 +67,7 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         Thread {
             let other = try! Realm(configuration: configuration)
-            try! other.beginWrite()
+            other.beginWrite()
             other.create(TSPerson.self, value: ["id": 2, "name": "left open"])
             // `other` goes away inside its write: the write is rolled back.
             done.signal()
@@ -91,7 +91,7 @@ import Testing
         let finished = DispatchSemaphore(value: 0)
         Thread {
             let writer = try! Realm(configuration: configuration)
-            try! writer.beginWrite()
+            writer.beginWrite()
             writer.create(TSPerson.self, value: ["id": 1, "name": "held"])
             writing.signal()
             release.wait()

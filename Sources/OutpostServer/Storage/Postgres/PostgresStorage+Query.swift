@@ -8,9 +8,9 @@ extension PostgresStorage {
     ) async throws -> [StoredDocument] {
         let limit = max(0, limit)
         let probes = query.probes
-        guard limit > 0, !probes.contains(where: \.matchesNothing) else { return [] }
-        return try await query.collectMatches(limit: limit, after: after) { cursor in
-            let page = try matchingQuery(appId: appId, collection: collection, probes, after: cursor, limit: limit)
+        guard limit > 0, !probes.contains(where: { $0.matchesNothing }) else { return [] }
+        return try await query.collectMatches(limit: limit, after: after) { cursor, size in
+            let page = try matchingQuery(appId: appId, collection: collection, probes, after: cursor, limit: size)
             return try await rows("read matching documents", page) { row -> (key: String, body: String) in
                 try row.decode((String, String).self)
             }
@@ -23,7 +23,9 @@ extension PostgresStorage {
         appId: String, collection: String, _ probes: [DocumentQueryProbe], after: String, limit: Int
     ) throws -> PostgresQuery {
         let probes = probes.map { $0.field == "_id" ? $0 : $0.finding(text: Self.unreadable) }
-        let page = DocumentQuerySQL(probes, driver: indexedFields.driver(of: probes), expression: Self.fieldExpression) {
+        let page = DocumentQuerySQL(
+            probes, driver: indexedFields.driver(of: probes), expression: Self.fieldExpression, cache: queryTexts
+        ) {
             "$\($0)"
         }
         var binds = PostgresBindings()

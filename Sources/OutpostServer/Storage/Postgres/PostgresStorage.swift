@@ -31,6 +31,7 @@ public final class PostgresStorage: ServerStorage {
     let appLock = AppTransactionLock()
     let broadcaster = ChangeBroadcaster()
     let indexedFields = IndexedFields()
+    let queryTexts = DocumentQuerySQL.Cache()
     let listener: PostgresChangeListener
     let statistics = PostgresStatistics()
     /// Runs the client until ``close()`` cancels it.

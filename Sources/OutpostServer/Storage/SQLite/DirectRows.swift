@@ -9,7 +9,7 @@ import GRDB
 /// upload`). The statement is reset before and after every row, so it can go back and forth between this and GRDB.
 enum DirectRows {
     /// One value of a row.
-    enum Argument {
+    enum Argument: Sendable {
         case text(String)
         /// Text already in UTF-8 (valid, as the server's own JSON writers make it).
         case utf8([UInt8])
@@ -22,6 +22,30 @@ enum DirectRows {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)  // GRDB resets a statement before it runs it again, not after
         try bind(arguments[...], from: 1, to: handle, in: db) { try step(statement, in: db) }
+    }
+
+    /// Runs the query `statement` with `arguments` bound in place and returns its rows' first two columns as text
+    /// (a key and a body): a small lookup without a GRDB `Row` and `StatementArguments` per call.
+    static func textPairs(_ statement: Statement, _ arguments: [Argument], in db: Database) throws -> [(key: String, body: String)] {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        var rows: [(key: String, body: String)] = []
+        try bind(arguments[...], from: 1, to: handle, in: db) {
+            defer { sqlite3_reset(handle) }
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { return }
+                guard code == SQLITE_ROW else { throw error(code, statement, db) }
+                rows.append((text(handle, 0), text(handle, 1)))
+            }
+        }
+        return rows
+    }
+
+    private static func text(_ handle: OpaquePointer, _ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Binds `value` to parameter `index` for every run that follows until it is bound again (`sqlite3_reset`

@@ -6,24 +6,35 @@ extension SQLiteStorage {
         appId: String, collection: String, matching query: DocumentQuery, after: String?, limit: Int
     ) async throws -> [StoredDocument] {
         let limit = max(0, limit)
-        let probes = query.probes
-        guard limit > 0, !probes.contains(where: \.matchesNothing) else { return [] }
-        let page = matchingSQL(probes)
-        return try await query.collectMatches(limit: limit, after: after) { cursor in
-            let arguments = StatementArguments([appId, collection, cursor, limit] as [any DatabaseValueConvertible])
-                + StatementArguments(page.texts)
-            // Not cached: the statement's text depends on the request's fields and values.
-            return try await read("read matching documents") { db in
-                try Row.fetchAll(db.makeStatement(sql: page.sql), arguments: arguments)
-                    .map { (row: Row) -> (key: String, body: String) in (row[0], row[1]) }
+        let probes = query.probes(spacedForms: false)  // SQLite's `->` gives compact JSON
+        guard limit > 0, !probes.contains(where: { $0.matchesNothing }) else { return [] }
+        let driver = indexedFields.driver(of: probes)
+        let page = matchingSQL(probes, driver: driver)
+        // The statement's text depends on the fields and the kinds of their values, not the values (bound): with a
+        // driving probe of a few arms its shapes are few (indexed fields × arm kinds), worth preparing once per
+        // connection. Other shapes name any field a request filters on, so they are not kept.
+        let cached = driver.map { $0.arms.count <= Self.cachedStatementArms } ?? false
+        let texts = page.texts.map(DirectRows.Argument.text)
+        return try await query.collectMatches(limit: limit, after: after) { cursor, rows in
+            let arguments = [.text(appId), .text(collection), .text(cursor), .integer(Int64(rows))] + texts
+            let fetch = { @Sendable (db: Database) throws -> [(key: String, body: String)] in
+                let statement = cached ? try db.cachedStatement(sql: page.sql) : try db.makeStatement(sql: page.sql)
+                return try DirectRows.textPairs(statement, arguments, in: db)
             }
+            // A small page (a `findOne`, a lookup by `_id`) in place: its read takes tens of microseconds, the hop
+            // to a reader's queue and back several times that.
+            return rows <= Self.inPlaceReadLimit
+                ? try readNow("read matching documents", fetch) : try await read("read matching documents", fetch)
         }
     }
 
-    func matchingSQL(_ probes: [DocumentQueryProbe]) -> DocumentQuerySQL {
+    /// The most arms (index ranges) of a driving probe whose statement is kept prepared.
+    static let cachedStatementArms = 8
+
+    func matchingSQL(_ probes: [DocumentQueryProbe], driver: DocumentQueryProbe?) -> DocumentQuerySQL {
         DocumentQuerySQL(
-            probes, driver: indexedFields.driver(of: probes), expression: Self.fieldExpression,
-            indexHint: { $0 == "_id" ? "" : " INDEXED BY \"\(DocumentQueryProbe.indexName($0))\"" }
+            probes, driver: driver, expression: Self.fieldExpression,
+            indexHint: { $0 == "_id" ? "" : " INDEXED BY \"\(DocumentQueryProbe.indexName($0))\"" }, cache: queryTexts
         ) { "?\($0)" }
     }
 
@@ -49,7 +60,8 @@ extension SQLiteStorage {
 
     /// The query plan SQLite chooses for a page of `query` (test support: it shows which index a lookup uses).
     package func matchingQueryPlan(appId: String, collection: String, _ query: DocumentQuery) async throws -> [String] {
-        let page = matchingSQL(query.probes)
+        let probes = query.probes(spacedForms: false)
+        let page = matchingSQL(probes, driver: indexedFields.driver(of: probes))
         let arguments = StatementArguments([appId, collection, "", 1000] as [any DatabaseValueConvertible])
             + StatementArguments(page.texts)
         return try await read("explain a query") { db in

@@ -29,6 +29,7 @@ public final class SQLiteStorage: ServerStorage {
     let commits = CommitQueue()
     let broadcaster = ChangeBroadcaster()
     let indexedFields = IndexedFields()
+    let queryTexts = DocumentQuerySQL.Cache()
 
     /// Opens (or creates) the database file at `path` as a GRDB `DatabasePool` in WAL mode.
     ///
@@ -161,10 +162,13 @@ public final class SQLiteStorage: ServerStorage {
     /// wait for a task that only those blocked threads could run (seen: both threads of a two-core machine waiting
     /// for readers held by such tasks, and the server stopped). The connection is only used here, by calls that
     /// hold it for one short synchronous read, so waiting for it always ends.
+    ///
+    /// `body` runs one statement, outside a transaction: a single `SELECT` reads one snapshot by itself in WAL mode,
+    /// and the `BEGIN`/`COMMIT` around a GRDB `read` cost more than a lookup by key.
     func readNow<T>(_ what: String, _ body: (Database) throws -> T) throws -> T {
         do {
-            if let placeReader { return try placeReader.read(body) }
-            return try writer.read(body)
+            if let placeReader { return try placeReader.unsafeRead(body) }
+            return try writer.unsafeRead(body)
         } catch {
             throw Self.storageError(error, doing: what)
         }

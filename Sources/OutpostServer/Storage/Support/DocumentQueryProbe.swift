@@ -44,8 +44,9 @@ struct DocumentQueryProbe: Sendable, Equatable {
     }
 
     /// The probe for a condition, or nil when its field or one of its values cannot be looked up this way (the driver
-    /// then checks that condition on the documents the others find).
-    init?(_ condition: DocumentQuery.Condition) {
+    /// then checks that condition on the documents the others find). `spacedForms` adds the texts ``spaced(_:)``
+    /// gives, which only PostgreSQL's columns may hold.
+    init?(_ condition: DocumentQuery.Condition, spacedForms: Bool = true) {
         guard condition.field == "_id" || Self.isIndexable(condition.field) else { return nil }
         field = condition.field
         texts = []
@@ -61,8 +62,9 @@ struct DocumentQueryProbe: Sendable, Equatable {
             case .bool, .string:
                 texts.append(value.extendedJSONText)
             case .objectId, .uuid, .date:
-                texts.append(value.extendedJSONText)
-                texts.append(Self.spaced(value.extendedJSONText))
+                let text = value.extendedJSONText
+                texts.append(text)
+                if spacedForms { texts.append(Self.spaced(text)) }
             case .int(let int):
                 numeric = true
                 texts.append(value.extendedJSONText)
@@ -81,10 +83,12 @@ struct DocumentQueryProbe: Sendable, Equatable {
         }
         guard texts.count <= Self.maxTexts else { return nil }
         if numeric { ranges.append(Self.numberObjects) }
-        // A text inside a range is found by the range: the parts stay disjoint, each document found once.
-        texts = Array(Set(texts)).filter { text in
-            !ranges.contains { !text.utf8.lexicographicallyPrecedes($0.lower.utf8) && text.utf8.lexicographicallyPrecedes($0.upper.utf8) }
-        }.sorted()
+        // A text inside a range is found by the range: the parts stay disjoint, each document found once. (One value
+        // gives one or two texts: no set for those.)
+        if texts.count > 1 { texts = Array(Set(texts)).sorted() }
+        texts.removeAll { text in
+            ranges.contains { !text.utf8.lexicographicallyPrecedes($0.lower.utf8) && text.utf8.lexicographicallyPrecedes($0.upper.utf8) }
+        }
     }
 
     /// The probe that also finds the documents whose column holds `text` (a driver's marker for a body it cannot read a
@@ -116,26 +120,33 @@ struct DocumentQueryProbe: Sendable, Equatable {
     /// The text `jsonb` gave a small object (a space after `:` and `,`): PostgreSQL databases whose bodies were
     /// `jsonb` hold documents in that form until they are written again.
     static func spaced(_ compact: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(compact.utf8.count + 8)
         var inString = false
         var escaped = false
-        for character in compact {
-            out.append(character)
+        for byte in compact.utf8 {
+            out.append(byte)
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
-            } else if character == "\"" {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
                 inString = true
-            } else if character == ":" || character == "," {
-                out.append(" ")
+            } else if byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",") {
+                out.append(UInt8(ascii: " "))
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
 extension DocumentQuery {
     /// The probes of the conditions that have one.
-    var probes: [DocumentQueryProbe] { conditions.compactMap(DocumentQueryProbe.init) }
+    var probes: [DocumentQueryProbe] { probes(spacedForms: true) }
+
+    /// The probes of the conditions that have one; without ``DocumentQueryProbe/spaced(_:)`` texts for a driver
+    /// whose columns hold compact JSON only (SQLite).
+    func probes(spacedForms: Bool) -> [DocumentQueryProbe] {
+        conditions.compactMap { DocumentQueryProbe($0, spacedForms: spacedForms) }
+    }
 }
 
 extension DocumentQueryProbe {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The SQL of one page of a ``DocumentQuery``, the same for both drivers but for their placeholders and field
 /// expressions. Parameters: 1 app, 2 collection, 3 the cursor (the page starts after it), 4 the limit, then
 /// ``texts`` from 5 on.
@@ -14,7 +16,43 @@ struct DocumentQuerySQL {
 
     init(
         _ probes: [DocumentQueryProbe], driver: DocumentQueryProbe?,
-        expression: (String) -> String, indexHint: (String) -> String = { _ in "" }, placeholder: (Int) -> String
+        expression: (String) -> String, indexHint: (String) -> String = { _ in "" }, cache: Cache? = nil,
+        placeholder: (Int) -> String
+    ) {
+        // With a driver, the text depends only on its field and the kinds of its arms (values are bound): a lookup
+        // of a shape seen before reuses its text.
+        let arms = driver?.arms ?? []
+        let shape = driver.map { driver in
+            driver.field + "|" + String(arms.map { arm -> Character in
+                switch arm {
+                case .equal: "e"
+                case .range: "r"
+                case .missing: "m"
+                }
+            })
+        }
+        if let shape, let sql = cache?.sql(shape) {
+            self.init(sql: sql, texts: arms.flatMap { arm -> [String] in
+                switch arm {
+                case .equal(let text): [text]
+                case .range(let range): [range.lower, range.upper]
+                case .missing: []
+                }
+            })
+            return
+        }
+        self.init(building: probes, driver: driver, expression: expression, indexHint: indexHint, placeholder: placeholder)
+        if let shape { cache?.keep(sql, for: shape) }
+    }
+
+    private init(sql: String, texts: [String]) {
+        self.sql = sql
+        self.texts = texts
+    }
+
+    private init(
+        building probes: [DocumentQueryProbe], driver: DocumentQueryProbe?,
+        expression: (String) -> String, indexHint: (String) -> String, placeholder: (Int) -> String
     ) {
         var texts: [String] = []
         func bind(_ text: String) -> String {
@@ -53,5 +91,19 @@ struct DocumentQuerySQL {
                 """
         }
         self.texts = texts
+    }
+
+    /// The texts of the shapes a storage has looked up (at most `capacity`; later shapes are built each time).
+    final class Cache: Sendable {
+        static let capacity = 256
+        private let texts = Mutex<[String: String]>([:])
+
+        func sql(_ shape: String) -> String? { texts.withLock { $0[shape] } }
+
+        func keep(_ sql: String, for shape: String) {
+            texts.withLock { texts in
+                if texts.count < Self.capacity { texts[shape] = sql }
+            }
+        }
     }
 }

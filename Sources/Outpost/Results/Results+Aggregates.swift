@@ -1,0 +1,140 @@
+import Foundation
+import OutpostCore
+
+extension Results {
+    // MARK: Aggregates of a property of the objects
+
+    private func aggregate(_ fn: String, _ property: String) -> SQLiteValue {
+        instance.verifyAccess()
+        return instance.synchronized { unsynchronizedAggregate(fn, property) }
+    }
+
+    private func unsynchronizedAggregate(_ fn: String, _ property: String) -> SQLiteValue {
+        guard valueType == nil, let (_, p) = table.property(named: property), p.collection == .none else {
+            fatalError("Invalid property name '\(property)' for aggregate on '\(table.className)'")
+        }
+        switch p.type {
+        case .int, .float, .double, .date, .decimal128: break
+        default: fatalError("Cannot \(fn) property '\(property)': operation not supported for '\(p.typeDescription)' properties.")
+        }
+        guard let (sql, params) = try? query.sql(table: table, realm: instance, source: source) else { return .null }
+        // Joined, not `rowid IN`: an object a list holds twice counts twice, as in Realm.
+        let expr = "t.\(SQL.quote(property))"
+        let rows = "FROM (\(sql)) s JOIN \(table.sqlName) t ON t.rowid = s.rid"
+        if p.type == .decimal128 {
+            // Decimal arithmetic in Swift, not as doubles.
+            guard let rows = try? instance.connection.cached("SELECT \(expr) \(rows)").rows(params) else { return .null }
+            let values = rows.compactMap { row -> Decimal128? in if case .text(let t) = row[0] { try? Decimal128(string: t) } else { nil } }
+            return Self.decimalAggregate(fn, values).map { .text($0.stringValue) } ?? .null
+        }
+        return (try? instance.connection.scalar("SELECT \(fn)(\(expr)) \(rows)", params)) ?? .null
+    }
+
+    static func decimalAggregate(_ fn: String, _ values: [Decimal128]) -> Decimal128? {
+        switch fn {
+        case "min": values.min()
+        case "max": values.max()
+        case "sum", "total": values.reduce(Decimal128(0), +)
+        default: values.isEmpty ? nil : values.reduce(Decimal128(0), +) / Decimal128(values.count)
+        }
+    }
+
+    private func value<T: _StorableValue>(_ raw: SQLiteValue, _ property: String, as: T.Type) -> T? {
+        guard let (_, p) = table.property(named: property) else { return nil }
+        var scalar = ValueCoding.scalar(raw, type: p.type)
+        if case .real(let d) = raw, p.type == .int { scalar = .double(d) }
+        return T._load(scalar)
+    }
+
+    /// The minimum value of a property (nil when empty).
+    public func min<T: _StorableValue>(ofProperty property: String) -> T? { value(aggregate("min", property), property, as: T.self) }
+    /// The maximum value of a property (nil when empty).
+    public func max<T: _StorableValue>(ofProperty property: String) -> T? { value(aggregate("max", property), property, as: T.self) }
+
+    /// The sum of a property (zero when empty).
+    public func sum<T: _StorableValue>(ofProperty property: String) -> T {
+        let raw = aggregate("total", property)
+        guard let (_, p) = table.property(named: property) else { return T._defaultValue() }
+        if p.type == .decimal128, case .text(let t) = aggregate("sum", property) {
+            return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) ?? T._defaultValue()
+        }
+        guard case .real(let d) = raw else { return T._defaultValue() }
+        return T._load(p.type == .int ? .int(Int64(d)) : .double(d)) ?? T._load(.double(d)) ?? T._defaultValue()
+    }
+
+    /// The average of a property (nil when empty).
+    public func average<T: _StorableValue>(ofProperty property: String) -> T? {
+        let raw = aggregate("avg", property)
+        guard let (_, p) = table.property(named: property) else { return nil }
+        if p.type == .decimal128, case .text(let t) = raw { return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) }
+        guard case .real(let d) = raw else { return nil }
+        return T._load(.double(d)) ?? T._load(.int(Int64(d.rounded(.towardZero))))
+    }
+
+    // MARK: Aggregates of values
+
+    /// The elements of results of values as stored, nulls left out (Realm's aggregates ignore them).
+    var storedValues: [_StoredValue] {
+        map { $0._store() }.filter { !$0.isNull }
+    }
+}
+
+/// The aggregates of a collection of values (`List<Int>`, `Results<Double>`), computed in Swift on the stored values.
+enum ValueAggregate {
+    static func min(_ values: [_StoredValue]) -> _StoredValue? { extreme(values, smaller: true) }
+    static func max(_ values: [_StoredValue]) -> _StoredValue? { extreme(values, smaller: false) }
+
+    private static func extreme(_ values: [_StoredValue], smaller: Bool) -> _StoredValue? {
+        var best: _StoredValue?
+        for value in values where !value.isNull {
+            guard let current = best else { best = value; continue }
+            if let order = compare(value, current), smaller ? order < 0 : order > 0 { best = value }
+        }
+        return best
+    }
+
+    /// -1, 0 or 1 for two numbers, dates or decimals; nil when they cannot be compared.
+    static func compare(_ a: _StoredValue, _ b: _StoredValue) -> Int? {
+        switch (a, b) {
+        case (.date(let x), .date(let y)): return x < y ? -1 : x > y ? 1 : 0
+        case (.decimal128(let x), .decimal128(let y)): return x < y ? -1 : x > y ? 1 : 0
+        case (.int(let x), .int(let y)): return x < y ? -1 : x > y ? 1 : 0
+        default:
+            guard let x = double(a), let y = double(b) else { return nil }
+            return x < y ? -1 : x > y ? 1 : 0
+        }
+    }
+
+    static func double(_ value: _StoredValue) -> Double? {
+        switch value {
+        case .int(let v): Double(v)
+        case .float(let v): Double(v)
+        case .double(let v): v
+        case .decimal128(let v): Double(v.stringValue)
+        default: nil
+        }
+    }
+
+    /// The sum: exact for integers and decimals, a double otherwise.
+    static func sum(_ values: [_StoredValue]) -> _StoredValue {
+        let present = values.filter { !$0.isNull }
+        if present.allSatisfy({ if case .int = $0 { true } else { false } }) {
+            return .int(present.reduce(Int64(0)) { if case .int(let v) = $1 { $0 &+ v } else { $0 } })
+        }
+        if present.allSatisfy({ if case .decimal128 = $0 { true } else { false } }) {
+            return .decimal128(present.reduce(Decimal128(0)) { if case .decimal128(let v) = $1 { $0 + v } else { $0 } })
+        }
+        if present.allSatisfy({ if case .float = $0 { true } else { false } }) {
+            return .float(present.reduce(Float(0)) { if case .float(let v) = $1 { $0 + v } else { $0 } })
+        }
+        return .double(present.compactMap(double).reduce(0, +))
+    }
+
+    /// The average as a double (a decimal for decimals); nil when there are no values.
+    static func average(_ values: [_StoredValue]) -> _StoredValue? {
+        let present = values.filter { !$0.isNull }
+        guard !present.isEmpty else { return nil }
+        if case .decimal128(let total) = sum(present) { return .decimal128(total / Decimal128(present.count)) }
+        return .double(present.compactMap(double).reduce(0, +) / Double(present.count))
+    }
+}

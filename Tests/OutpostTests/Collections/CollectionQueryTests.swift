@@ -1,0 +1,185 @@
+import Foundation
+import Outpost
+import OutpostTesting
+import Testing
+
+final class CQDog: Object {
+    @Persisted var name: String
+    @Persisted var age: Int
+    @Persisted var weight: Double
+    @Persisted(originProperty: "dogs") var owners: LinkingObjects<CQOwner>
+
+    convenience init(_ name: String, age: Int, weight: Double = 1) {
+        self.init()
+        self.name = name
+        self.age = age
+        self.weight = weight
+    }
+}
+
+final class CQOwner: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var dogs: List<CQDog>
+    @Persisted var dogSet: MutableSet<CQDog>
+    @Persisted var ints: List<Int>
+    @Persisted var optionalDoubles: List<Double?>
+    @Persisted var intSet: MutableSet<Int>
+    @Persisted var names: List<String>
+}
+
+/// The query and aggregate API on every collection (`RealmCollection`): results over a list or set keep its order
+/// (and a list's duplicates), collections of values sort and aggregate, generic code runs on each kind.
+@Suite struct CollectionQueryTests {
+    let dir = TemporaryDirectory()
+
+    func realm() throws -> Realm {
+        try Realm(configuration: dir.configuration(objectTypes: [CQDog.self, CQOwner.self]))
+    }
+
+    /// An owner whose list holds rex, ace, bo, rex (a duplicate), in that order; its set holds ace and bo.
+    func seeded() throws -> (Realm, CQOwner) {
+        let realm = try realm()
+        let owner = CQOwner()
+        owner.id = 1
+        try realm.write {
+            // Table order (rowids) differs from the list's order.
+            let bo = realm.create(CQDog.self, value: ["name": "bo", "age": 3, "weight": 30.0])
+            let ace = realm.create(CQDog.self, value: ["name": "ace", "age": 7, "weight": 10.0])
+            let rex = realm.create(CQDog.self, value: ["name": "rex", "age": 5, "weight": 20.0])
+            realm.create(CQDog.self, value: ["name": "stray", "age": 9, "weight": 99.0])
+            owner.dogs.append(objectsIn: [rex, ace, bo, rex])
+            owner.dogSet.insert(objectsIn: [ace, bo])
+            owner.ints.append(objectsIn: [3, 1, 2, 3])
+            owner.optionalDoubles.append(objectsIn: [1.5, nil, 2.5])
+            owner.intSet.insert(objectsIn: [5, 4])
+            owner.names.append(objectsIn: ["b", "a"])
+            realm.add(owner)
+        }
+        return (realm, owner)
+    }
+
+    @Test func listQueriesKeepTheListsOrderAndDuplicates() throws {
+        defer { dir.remove() }
+        let (_, owner) = try seeded()
+        #expect(owner.dogs.filter("age >= 5").map(\.name) == ["rex", "ace", "rex"])
+        #expect(owner.dogs.where { $0.age < 6 }.map(\.name) == ["rex", "bo", "rex"])
+        #expect(owner.dogs.sorted(byKeyPath: "age").map(\.name) == ["bo", "rex", "rex", "ace"])
+        #expect(owner.dogs.sorted(by: \.name, ascending: false).map(\.name) == ["rex", "rex", "bo", "ace"])
+        #expect(owner.dogs.distinct(by: ["name"]).map(\.name) == ["rex", "ace", "bo"])
+        #expect(owner.dogs.filter("age > 100").isEmpty)
+        #expect(owner.dogs.index(matching: "name == 'bo'") == 2)
+        #expect(owner.dogs.index(matching: { $0.name == "ace" }) == 1)
+        #expect(owner.dogs.index(matching: "name == 'nobody'") == nil)
+        #expect(owner.dogs.objects(at: [1, 3]).map(\.name) == ["ace", "rex"])
+    }
+
+    @Test func aggregatesOfObjectCollectionsCountEachElement() throws {
+        defer { dir.remove() }
+        let (_, owner) = try seeded()
+        #expect(owner.dogs.min(ofProperty: "age") as Int? == 3)
+        #expect(owner.dogs.max(ofProperty: "age") as Int? == 7)
+        #expect(owner.dogs.sum(ofProperty: "age") as Int == 20)  // rex counts twice
+        #expect(owner.dogs.average(ofProperty: "weight") as Double? == 20)
+        #expect(owner.dogs.sum(of: \.weight) == 80)
+        #expect(owner.dogs.max(of: \.weight) == 30)
+        #expect(owner.dogSet.sum(of: \.age) == 10)
+        #expect(owner.dogSet.filter("name == 'bo'").map(\.age) == [3])
+        #expect(owner.dogSet.sorted(byKeyPath: "age", ascending: false).map(\.name) == ["ace", "bo"])
+    }
+
+    @Test func collectionsOfValuesSortDistinctAndAggregate() throws {
+        defer { dir.remove() }
+        let (_, owner) = try seeded()
+        #expect(Array(owner.ints.sorted()) == [1, 2, 3, 3])
+        #expect(Array(owner.ints.sorted(ascending: false)) == [3, 3, 2, 1])
+        #expect(Array(owner.ints.distinct()) == [3, 1, 2])
+        #expect(owner.ints.min() == 1)
+        #expect(owner.ints.max() == 3)
+        #expect(owner.ints.sum() == 9)
+        #expect(owner.ints.average() as Double? == 2.25)
+        #expect(owner.optionalDoubles.sum() == 4.0)
+        #expect(owner.optionalDoubles.min() == 1.5)
+        #expect(owner.optionalDoubles.average() as Double? == 2.0)
+        #expect(Array(owner.names.sorted()) == ["a", "b"])
+        #expect(Array(owner.intSet.sorted()) == [4, 5])
+        #expect(owner.intSet.sum() == 9)
+        // Unmanaged collections aggregate in memory.
+        let loose = List<Int>()
+        loose.append(objectsIn: [4, 8])
+        #expect(loose.sum() == 12)
+        #expect(loose.max() == 8)
+        #expect(loose.average() as Double? == 6)
+        #expect(List<Int>().min() == nil)
+        #expect(List<Int>().sum() == 0)
+    }
+
+    @Test func resultsOverACollectionAreLive() throws {
+        defer { dir.remove() }
+        let (realm, owner) = try seeded()
+        let young = owner.dogs.filter("age < 6")
+        let sortedInts = owner.ints.sorted()
+        #expect(young.count == 3)
+        try realm.write {
+            owner.dogs.remove(at: 0)
+            owner.ints.append(0)
+        }
+        #expect(young.map(\.name) == ["bo", "rex"])
+        #expect(Array(sortedInts) == [0, 1, 2, 3, 3])
+        let frozen = young.freeze()
+        try realm.write { owner.dogs.removeAll() }
+        #expect(young.isEmpty)
+        #expect(frozen.map(\.name) == ["bo", "rex"])
+        // The owner's deletion empties them.
+        try realm.write { realm.delete(owner) }
+        #expect(sortedInts.isEmpty)
+    }
+
+    @Test func linkingObjectsAreACollection() throws {
+        defer { dir.remove() }
+        let (realm, owner) = try seeded()
+        let rex = try #require(realm.objects(CQDog.self).filter("name == 'rex'").first)
+        #expect(rex.owners.count == 1)
+        #expect(rex.owners.last?.id == owner.id)
+        #expect(rex.owners.realm != nil)
+        #expect(rex.owners.filter("id == 1").count == 1)
+        #expect(rex.owners.sum(ofProperty: "id") as Int == 1)
+        #expect(rex.owners.description == "LinkingObjects<CQOwner> <1 objects>")
+    }
+
+    @Test func genericCodeRunsOnEveryKindOfCollection() throws {
+        defer { dir.remove() }
+        let (realm, owner) = try seeded()
+        func names<C: RealmCollection>(_ collection: C) -> [String] where C.Element == CQDog {
+            collection.filter("age > 4").sorted(byKeyPath: "name").map(\.name)
+        }
+        #expect(names(realm.objects(CQDog.self)) == ["ace", "rex", "stray"])
+        #expect(names(owner.dogs) == ["ace", "rex", "rex"])
+        #expect(names(owner.dogSet) == ["ace"])
+        func total<C: RealmCollection>(_ collection: C) -> Int where C.Element == Int { collection.sum() }
+        #expect(total(owner.ints) == 9)
+        #expect(total(owner.intSet) == 9)
+        #expect(owner.dogSet.realm != nil && owner.dogSet.first != nil && owner.dogSet.last != nil)
+    }
+
+    @Test func queryingValuesTrapsWithRealmsText() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration(objectTypes: [CQDog.self, CQOwner.self]))
+            let owner = CQOwner()
+            try realm.write { realm.add(owner) }
+            _ = owner.ints.filter("self > 1")
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Querying is currently only implemented for arrays of Realm Objects"))
+        }
+    }
+
+    @Test func queryingAnUnmanagedListTrapsWithRealmsText() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = CQOwner().dogs.filter("age > 1")
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("This method may only be called on RLMArray instances retrieved from an RLMRealm"))
+        }
+    }
+}
