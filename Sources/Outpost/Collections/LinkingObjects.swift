@@ -42,6 +42,7 @@ extension LinkingObjects: _Persistable {
     public static var _collectionKind: CollectionKind { .none }
     public static func _defaultValue() -> LinkingObjects<Element> { LinkingObjects(accessor: nil) }
     public func _content() -> _PropertyContent { .computed }
+    public static func _unmanagedValue(_ content: _PropertyContent) -> LinkingObjects<Element>? { _defaultValue() }
     public static func _get(_ accessor: _PropertyAccessor) -> LinkingObjects<Element> { LinkingObjects(accessor: accessor) }
     public static func _set(_ value: LinkingObjects<Element>, _ accessor: _PropertyAccessor) {
         fatalError("LinkingObjects properties are read-only")

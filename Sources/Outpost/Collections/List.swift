@@ -129,6 +129,15 @@ extension List: _Persistable {
     public static var _collectionKind: CollectionKind { .list }
     public static func _defaultValue() -> List<Element> { List() }
     public func _content() -> _PropertyContent { .list(storedElements) }
+    public static func _unmanagedValue(_ content: _PropertyContent) -> List<Element>? {
+        guard case .list(let items) = content else { return nil }
+        let list = List()
+        for item in items {
+            guard let element = Element._load(item) else { return nil }
+            list.unmanaged.append(element)
+        }
+        return list
+    }
     public static func _get(_ accessor: _PropertyAccessor) -> List<Element> { List(accessor: accessor) }
     public static func _set(_ value: List<Element>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .list(value.storedElements))

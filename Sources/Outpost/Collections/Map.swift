@@ -82,9 +82,26 @@ extension Map: _Persistable {
     public static var _collectionKind: CollectionKind { .map }
     public static func _defaultValue() -> Map<Key, Value> { Map() }
     public func _content() -> _PropertyContent { .map(storedEntries) }
+    public static func _unmanagedValue(_ content: _PropertyContent) -> Map<Key, Value>? {
+        guard case .map(let entries) = content else { return nil }
+        let map = Map()
+        for (key, item) in entries {
+            guard let value = Value._load(item) else { return nil }
+            map.unmanaged[Key(_outpostKey: key)] = value
+        }
+        return map
+    }
     public static func _get(_ accessor: _PropertyAccessor) -> Map<Key, Value> { Map(accessor: accessor) }
     public static func _set(_ value: Map<Key, Value>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .map(value.storedEntries))
     }
     public static func _traceValue(_ tracer: _KeyPathTracer) -> Map<Key, Value> { Map() }
+}
+
+extension Map: _OutpostMapContents {
+    func _entriesAsAny() -> [String: Any] {
+        var out: [String: Any] = [:]
+        for (key, value) in dictionary { out[key._outpostKey] = value }
+        return out
+    }
 }

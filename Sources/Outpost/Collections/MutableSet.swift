@@ -91,6 +91,16 @@ extension MutableSet: _Persistable {
     public static var _collectionKind: CollectionKind { .set }
     public static func _defaultValue() -> MutableSet<Element> { MutableSet() }
     public func _content() -> _PropertyContent { .set(storedElements) }
+    public static func _unmanagedValue(_ content: _PropertyContent) -> MutableSet<Element>? {
+        guard case .set(let items) = content else { return nil }
+        let set = MutableSet()
+        var seen: Set<Element> = []
+        for item in items {
+            guard let element = Element._load(item) else { return nil }
+            if seen.insert(element).inserted { set.unmanaged.append(element) }
+        }
+        return set
+    }
     public static func _get(_ accessor: _PropertyAccessor) -> MutableSet<Element> { MutableSet(accessor: accessor) }
     public static func _set(_ value: MutableSet<Element>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .set(value.storedElements))

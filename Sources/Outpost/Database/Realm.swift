@@ -214,8 +214,8 @@ public struct Realm {
         for object in objects { add(object, update: update) }
     }
 
-    /// Creates an object from a dictionary of property values, an array of values in property order,
-    /// or another object, and returns it managed.
+    /// Creates an object from a dictionary of property values, an array of values in property order (properties past
+    /// its end get their defaults), or another object, and returns it managed. Nested values create linked objects.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         instance.requireWrite()

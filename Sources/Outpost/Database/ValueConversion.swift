@@ -1,8 +1,8 @@
 import Foundation
 import OutpostCore
 
-/// Converts untyped values (`create(_:value:)` dictionaries and arrays, query arguments, primary
-/// keys) to stored values.
+/// Converts untyped values (`create(_:value:)` and `init(value:)` dictionaries and arrays, query arguments,
+/// primary keys) to stored values.
 enum ValueConversion {
     /// A stored value for a Swift value, or nil when the type is not a Realm type.
     static func stored(_ value: Any, realm: RealmInstance?) -> _StoredValue? {
@@ -40,114 +40,226 @@ enum ValueConversion {
         }
     }
 
-    /// Property contents (in schema order) from a dictionary, an array in property order, or an object.
+    /// Property contents in schema order for `create`: what `value` gives (see `inputs`), the defaults of a new
+    /// object for the rest. Nil after recording an error in `realm`'s write transaction; unlike Realm, a dictionary
+    /// key that names no property is one (docs/differences-from-realm.md).
     static func contents(of value: Any, for table: TableInfo, realm: RealmInstance) -> [_PropertyContent]? {
-        let schema = table.schema
-        let className = schema.className
-        var out: [_PropertyContent] = []
-        if let object = value as? ObjectBase {
-            for property in schema.properties {
-                out.append(PropertyReflection.value(of: object, property: property.name) ?? .computed)
-            }
-            return out
-        }
-        let probe = table.objectType?.init()
-        let defaults = probe.map { PropertyReflection.persistedChildren(of: $0) } ?? []
-        func defaultContent(_ i: Int) -> _PropertyContent {
-            i < defaults.count ? defaults[i].wrapper.content() : .value(.null)
-        }
         if let dictionary = value as? [String: Any] {
             for key in dictionary.keys where table.propertyIndexByName[key] == nil {
-                realm.fail(Realm.Error(.invalidInput, "Invalid property name '\(key)' for class '\(className)'."))
+                realm.fail(Realm.Error(.invalidInput, "Invalid property name '\(key)' for class '\(table.className)'."))
                 return nil
             }
-            for (i, property) in schema.properties.enumerated() {
-                if let given = dictionary[property.name] {
-                    guard let content = content(given, property: property, className: className, realm: realm) else {
-                        return nil
-                    }
-                    out.append(content)
-                } else {
-                    out.append(defaultContent(i))
+        }
+        guard let inputs = inputs(of: value, schema: table.schema, context: ManagedObjectInput(realm: realm)) else {
+            return nil
+        }
+        guard inputs.contains(where: { $0 == nil }) else { return inputs.map { $0! } }
+        let defaults = table.objectType.map { PropertyReflection.contents(of: $0.init()) }
+        return inputs.enumerated().map { i, input in
+            if let input { return input }
+            if table.schema.properties[i].type == .linkingObjects { return .computed }
+            return defaults?[i] ?? .value(.null)
+        }
+    }
+
+    /// The content of one property for `create` and the dynamic API (nil after recording an error in `realm`).
+    static func content(_ value: Any, property: Property, className: String, realm: RealmInstance)
+        -> _PropertyContent?
+    {
+        content(value, property: property, className: className, context: ManagedObjectInput(realm: realm))
+    }
+
+    /// Property contents in schema order from what Realm accepts as an object's value: a dictionary of property
+    /// values, an array of values in property order (shorter is allowed), an object of the same class, or any other
+    /// object or value whose properties have the schema's names. Nil marks a property the value leaves out (and
+    /// linking-objects properties). Nil overall after `context.fail`.
+    static func inputs(of value: Any, schema: ObjectSchema, context: some ObjectInputContext) -> [_PropertyContent?]? {
+        let className = schema.className
+        var out: [_PropertyContent?] = []
+        out.reserveCapacity(schema.properties.count)
+        func append(_ given: Any, _ property: Property) -> Bool {
+            guard let content = content(given, property: property, className: className, context: context) else {
+                return false
+            }
+            out.append(content)
+            return true
+        }
+        if let dictionary = value as? [String: Any] {
+            // Keys that name no property are ignored, as in Realm.
+            for property in schema.properties {
+                guard property.type != .linkingObjects, let given = dictionary[property.name] else {
+                    out.append(nil)
+                    continue
                 }
+                guard append(given, property) else { return nil }
             }
             return out
         }
         if let array = value as? [Any] {
-            let stored = schema.properties.filter { $0.type != .linkingObjects }
-            guard array.count == stored.count else {
-                realm.fail(Realm.Error(.invalidInput,
-                    "Invalid array input: number of values (\(array.count)) does not match number of properties "
-                        + "(\(stored.count)) of '\(className)'."))
+            let persistedCount = schema.properties.count { $0.type != .linkingObjects }
+            guard array.count <= persistedCount else {
+                context.fail("Invalid array input: more values (\(array.count)) than properties (\(persistedCount)).")
                 return nil
             }
-            var iterator = array.makeIterator()
+            var next = array.startIndex
             for property in schema.properties {
-                if property.type == .linkingObjects { out.append(.computed); continue }
-                guard let content = content(iterator.next()!, property: property, className: className, realm: realm)
-                else { return nil }
-                out.append(content)
+                guard property.type != .linkingObjects, next < array.endIndex else {
+                    out.append(nil)
+                    continue
+                }
+                guard append(array[next], property) else { return nil }
+                next += 1
             }
             return out
         }
-        realm.fail(Realm.Error(.invalidInput,
-            "Invalid value '\(value)' to initialize object of type '\(className)': expected a dictionary, an array or an object."))
-        return nil
-    }
-
-    /// The content of one property from an untyped value (nil, after recording an error, if it does not fit).
-    static func content(_ value: Any, property: Property, className: String, realm: RealmInstance)
-        -> _PropertyContent?
-    {
-        func element(_ v: Any) -> _StoredValue? {
-            if property.type == .object, !(v is ObjectBase), let target = realm.table(named: property.objectClassName ?? ""),
-                v is [String: Any] || v is [Any]
-            {
-                // A nested dictionary or array creates the linked object.
-                guard let contents = contents(of: v, for: target, realm: realm) else { return nil }
-                let object = target.objectType!.init()
-                guard let row = realm.insertRow(target, contents: contents, update: .error, object: object) else {
-                    return nil
-                }
-                if target.schema.isEmbedded { realm.parentlessEmbeddedRows.insert(ObjectIdentifier(row)) }
-                return .object(object)
-            }
-            guard let s = stored(v, realm: realm) else {
-                realm.fail(Realm.Error(.invalidInput,
-                    "Invalid value '\(v)' of type '\(type(of: v))' for '\(property.typeDescription)' property "
-                        + "'\(className).\(property.name)'."))
+        if let object = value as? ObjectBase {
+            if object.isInvalidated {
+                context.fail("Object has been deleted or invalidated.")
                 return nil
             }
-            return s
+            if type(of: object).className() == className {
+                // The same class: its contents are already in stored form.
+                for property in schema.properties {
+                    out.append(property.type == .linkingObjects
+                        ? nil : PropertyReflection.value(of: object, property: property.name))
+                }
+                return out
+            }
+        }
+        if isNull(value) {
+            context.fail("Must provide a non-nil value.")
+            return nil
+        }
+        // Any other object or value: its properties by name, as Realm reads them with key-value coding.
+        for property in schema.properties {
+            guard property.type != .linkingObjects else {
+                out.append(nil)
+                continue
+            }
+            guard let given = propertyValue(named: property.name, of: value) else {
+                context.fail("Invalid value '\(value)' to initialize object of type '\(className)': "
+                    + "missing key '\(property.name)'")
+                return nil
+            }
+            guard append(given, property) else { return nil }
+        }
+        return out
+    }
+
+    /// The content of one property from an untyped value (nil after `context.fail` if it does not fit).
+    static func content(_ value: Any, property: Property, className: String, context: some ObjectInputContext)
+        -> _PropertyContent?
+    {
+        func notEnumerable() -> _PropertyContent? {
+            context.fail("Invalid value (\(value)) for \(describe(property)) property '\(className).\(property.name)': "
+                + "value is not enumerable.")
+            return nil
         }
         switch property.collection {
         case .none:
             if property.type == .linkingObjects { return .computed }
-            return element(value).map { .value($0) }
+            return element(value, property: property, className: className, context: context).map { .value($0) }
         case .list, .set:
-            guard let items = sequenceElements(value) else {
-                realm.fail(Realm.Error(.invalidInput,
-                    "Invalid value '\(value)' for collection property '\(className).\(property.name)': expected an array."))
-                return nil
-            }
+            // As in Realm, nil is an empty collection.
+            guard let items = sequenceElements(value) ?? (isNull(value) ? [] : nil) else { return notEnumerable() }
             var out: [_StoredValue] = []
+            out.reserveCapacity(items.count)
             for item in items {
-                guard let e = element(item) else { return nil }
+                guard let e = element(item, property: property, className: className, context: context) else {
+                    return nil
+                }
                 out.append(e)
             }
             return property.collection == .list ? .list(out) : .set(out)
         case .map:
-            guard let dictionary = value as? [String: Any] else {
-                realm.fail(Realm.Error(.invalidInput,
-                    "Invalid value '\(value)' for map property '\(className).\(property.name)': expected a dictionary."))
-                return nil
-            }
+            guard let entries = mapEntries(value) ?? (isNull(value) ? [:] : nil) else { return notEnumerable() }
             var out: [(String, _StoredValue)] = []
-            for key in dictionary.keys.sorted() {
-                guard let e = element(dictionary[key]!) else { return nil }
+            out.reserveCapacity(entries.count)
+            for key in entries.keys.sorted() {
+                guard let e = element(entries[key]!, property: property, className: className, context: context) else {
+                    return nil
+                }
                 out.append((key, e))
             }
             return .map(out)
+        }
+    }
+
+    /// One value or collection element. A link takes an object of its class as it is; a dictionary, an array or
+    /// another object describes a new one.
+    private static func element(_ value: Any, property: Property, className: String,
+                                context: some ObjectInputContext) -> _StoredValue?
+    {
+        func mismatch() -> _StoredValue? {
+            context.fail("Invalid value '\(value)' of type '\(type(of: value))' for \(describe(property)) property "
+                + "'\(className).\(property.name)'.")
+            return nil
+        }
+        if property.type == .object {
+            if let object = value as? ObjectBase, type(of: object).className() == property.objectClassName {
+                return .object(object)
+            }
+            if let dynamic = value as? DynamicObject { return dynamic.storedLink ?? mismatch() }
+            if isNull(value) {
+                let allowed = !context.convertsTypes || property.collection == .none || property.collection == .map
+                return allowed ? .null : mismatch()
+            }
+            return context.object(from: value, for: property).map { .object($0) }
+        }
+        guard let stored = stored(value, realm: nil) else { return mismatch() }
+        guard context.convertsTypes, property.type != .mixed else { return stored }
+        if stored.isNull { return property.isOptional ? stored : mismatch() }
+        return RealmInstance.convert(stored, to: property.type) ?? mismatch()
+    }
+
+    /// Realm's name for a property's type in messages: `'int'`, `'string?' array`, `'Dog?'`.
+    static func describe(_ property: Property) -> String {
+        let base = (property.type == .object ? property.objectClassName ?? "object" : property.type.realmName)
+            + (property.isOptional ? "?" : "")
+        switch property.collection {
+        case .none: return "'\(base)'"
+        case .list: return "'\(base)' array"
+        case .set: return "'\(base)' set"
+        case .map: return "'\(base)' dictionary"
+        }
+    }
+
+    /// Whether a value is nil (also inside `Any`) or `NSNull`.
+    static func isNull(_ value: Any) -> Bool {
+        if value is NSNull { return true }
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
+    }
+
+    /// A property of any value by name, found with `Mirror` (through superclasses and property wrappers).
+    private static func propertyValue(named name: String, of value: Any) -> Any? {
+        if let object = value as? ObjectBase {
+            guard let content = PropertyReflection.value(of: object, property: name) else { return nil }
+            return untyped(content)
+        }
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            for child in current.children where child.label == name || child.label == "_" + name {
+                return child.value
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+
+    /// A stored property content as the plain values `content` accepts.
+    private static func untyped(_ content: _PropertyContent) -> Any {
+        func plain(_ value: _StoredValue) -> Any {
+            switch value {
+            case .list, .dictionary: return AnyRealmValue._load(value) ?? NSNull()
+            default: return value.anyValue ?? NSNull()
+            }
+        }
+        switch content {
+        case .value(let v): return plain(v)
+        case .list(let items), .set(let items): return items.map(plain)
+        case .map(let entries): return Dictionary(entries.map { ($0.0, plain($0.1)) }, uniquingKeysWith: { a, _ in a })
+        case .computed: return NSNull()
         }
     }
 
@@ -156,9 +268,20 @@ enum ValueConversion {
         if let collection = value as? any _OutpostCollectionContents { return collection._elementsAsAny() }
         return nil
     }
+
+    private static func mapEntries(_ value: Any) -> [String: Any]? {
+        if let dictionary = value as? [String: Any] { return dictionary }
+        if let map = value as? any _OutpostMapContents { return map._entriesAsAny() }
+        return nil
+    }
 }
 
-/// Collections whose elements can be read untyped (for `create(_:value:)`).
+/// Collections whose elements can be read untyped (for `create(_:value:)` and `init(value:)`).
 protocol _OutpostCollectionContents {
     func _elementsAsAny() -> [Any]
+}
+
+/// Maps whose entries can be read untyped (for `create(_:value:)` and `init(value:)`).
+protocol _OutpostMapContents {
+    func _entriesAsAny() -> [String: Any]
 }

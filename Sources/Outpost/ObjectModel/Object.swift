@@ -15,6 +15,15 @@ open class Object: ObjectBase, _PersistableInsideOptional, RealmCollectionValue 
         super.init()
     }
 
+    /// Creates an unmanaged object from `value`: a dictionary of property values, an array of values in property
+    /// order (properties past its end keep their defaults), or another object (managed or not, of this class or any
+    /// other with these property names). Nested dictionaries and arrays become linked, embedded and element objects.
+    /// Invalid input traps with Realm's message. Call `realm.add(_:)` to store the object.
+    public convenience init(value: Any) {
+        self.init()
+        UnmanagedObjectInput.populate(self, from: value)
+    }
+
     public static var _typeInfo: _TypeInfo { _TypeInfo(.object, optional: true, objectType: self) }
     public func _store() -> _StoredValue { .object(self) }
     public static func _load(_ value: _StoredValue) -> Self? {
@@ -29,6 +38,13 @@ open class Object: ObjectBase, _PersistableInsideOptional, RealmCollectionValue 
 open class EmbeddedObject: ObjectBase, _PersistableInsideOptional, RealmCollectionValue {
     public required init() {
         super.init()
+    }
+
+    /// Creates an unmanaged embedded object from `value`, as `Object.init(value:)` does. It is stored by assigning
+    /// it to a property of a managed object or adding it to a managed list or map.
+    public convenience init(value: Any) {
+        self.init()
+        UnmanagedObjectInput.populate(self, from: value)
     }
 
     public static var _typeInfo: _TypeInfo { _TypeInfo(.object, optional: true, objectType: self) }

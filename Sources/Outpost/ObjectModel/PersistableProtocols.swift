@@ -63,6 +63,8 @@ public protocol _Persistable {
     static func _defaultValue() -> Self
     /// The unmanaged content to store when the owning object is added.
     func _content() -> _PropertyContent
+    /// An unmanaged value holding `content` (for `init(value:)`); nil when the content does not fit the type.
+    static func _unmanagedValue(_ content: _PropertyContent) -> Self?
     /// Reads the property of a managed object.
     static func _get(_ accessor: _PropertyAccessor) -> Self
     /// Writes the property of a managed object.
@@ -74,6 +76,10 @@ public protocol _Persistable {
 extension _Persistable where Self: _StorableValue {
     public static var _collectionKind: CollectionKind { .none }
     public func _content() -> _PropertyContent { .value(_store()) }
+    public static func _unmanagedValue(_ content: _PropertyContent) -> Self? {
+        guard case .value(let value) = content else { return nil }
+        return _load(value)
+    }
     public static func _get(_ accessor: _PropertyAccessor) -> Self {
         let stored = accessor.read()
         return Self._load(stored) ?? Self._defaultValue()

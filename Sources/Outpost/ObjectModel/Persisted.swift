@@ -114,6 +114,10 @@ protocol PersistedReflectable {
     var tag: Int { get }
     var persistedType: any _Persistable.Type { get }
     func content() -> _PropertyContent
+    /// The type of the wrapped value (for a link or a collection of objects, the linked class).
+    static var valueTypeInfo: _TypeInfo { get }
+    /// Stores `content` in the unmanaged wrapper at `address` (`init(value:)`); false when it does not fit the type.
+    static func assign(_ content: _PropertyContent, at address: UnsafeMutableRawPointer) -> Bool
 }
 
 extension Persisted: PersistedReflectable {
@@ -124,6 +128,12 @@ extension Persisted: PersistedReflectable {
     var persistedType: any _Persistable.Type { Value.self }
     func content() -> _PropertyContent {
         (storedValue ?? Value._defaultValue())._content()
+    }
+    static var valueTypeInfo: _TypeInfo { Value._typeInfo }
+    static func assign(_ content: _PropertyContent, at address: UnsafeMutableRawPointer) -> Bool {
+        guard let value = Value._unmanagedValue(content) else { return false }
+        address.assumingMemoryBound(to: Self.self).pointee.storedValue = value
+        return true
     }
 }
 

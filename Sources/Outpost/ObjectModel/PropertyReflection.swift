@@ -60,6 +60,20 @@ enum PropertyReflection {
         }
     }
 
+    /// Stores contents (schema order; nil leaves a property as it is) in an unmanaged object's wrappers
+    /// (`init(value:)`). Returns the index of the first content that does not fit its property's type, or nil.
+    static func assign(_ contents: [_PropertyContent?], to object: ObjectBase) -> Int? {
+        let fields = fields(of: type(of: object))
+        return withExtendedLifetime(object) {
+            let base = Unmanaged.passUnretained(object).toOpaque()
+            for (i, content) in zip(fields.indices, contents) {
+                guard let content else { continue }
+                if !fields[i].type.assign(content, at: base.advanced(by: fields[i].offset)) { return i }
+            }
+            return nil
+        }
+    }
+
     private static func contentReader<P: PersistedReflectable>(_ type: P.Type, offset: Int)
         -> (UnsafeRawPointer) -> _PropertyContent
     {
