@@ -6,21 +6,7 @@ import OutpostCore
 public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequence, CustomStringConvertible {
     let accessor: _PropertyAccessor?
 
-    var results: Results<Element>? {
-        guard let accessor else { return nil }
-        let realm = accessor.row.realm
-        let property = accessor.property
-        let origin = realm.table(for: Element.self)
-        guard let (_, originProperty) = origin.property(named: property.linkOriginPropertyName ?? "") else {
-            fatalError("Property '\(property.linkOriginPropertyName ?? "")' declared as origin of linking objects "
-                + "property '\(accessor.row.table.className).\(property.name)' does not exist")
-        }
-        // `origin == owner`; for a list or set origin the comparison means ANY element.
-        var query = ResultsQuery()
-        query.filters.append((.comparison(.keyPath(QueryKeyPath(properties: [originProperty.name])), .equal, .argument(0)),
-                              [realm.object(accessor.row.table, accessor.row.rowid)]))
-        return Results(realm: realm, table: origin, query: query)
-    }
+    var results: Results<Element>? { accessor.map { $0.collectionResults() } }
 
     public var count: Int { results?.count ?? 0 }
     public var isEmpty: Bool { count == 0 }

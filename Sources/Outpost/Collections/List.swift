@@ -26,7 +26,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         return storedElements.map { Element._load($0) ?? Element._defaultValue() }
     }
 
-    private func replace(_ transform: (inout [_StoredValue]) -> Void) {
+    func replace(_ transform: (inout [_StoredValue]) -> Void) {
         guard let accessor else { return }
         accessor.row.realm.requireWriteForCollection()
         var items = accessor.row.readCollection(property: accessor.propertyIndex)
@@ -98,10 +98,6 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         replace { $0.removeAll() }
     }
 
-    public func removeLast() {
-        guard accessor != nil else { unmanaged.removeLast(); return }
-        replace { _ = $0.popLast() }
-    }
 
     public func replace(index: Int, object: Element) {
         self[index] = object

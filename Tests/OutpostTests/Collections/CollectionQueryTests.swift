@@ -161,6 +161,38 @@ final class CQOwner: Object {
         #expect(owner.dogSet.realm != nil && owner.dogSet.first != nil && owner.dogSet.last != nil)
     }
 
+    @Test func anyRealmCollectionWrapsEveryKind() throws {
+        defer { dir.remove() }
+        let (realm, owner) = try seeded()
+        let rex = try #require(realm.objects(CQDog.self).filter("name == 'rex'").first)
+        let wrapped: [AnyRealmCollection<CQDog>] = [
+            AnyRealmCollection(realm.objects(CQDog.self)), AnyRealmCollection(owner.dogs),
+            AnyRealmCollection(owner.dogSet), AnyRealmCollection(rex.owners.first!.dogs),
+        ]
+        #expect(wrapped.map(\.count) == [4, 4, 2, 4])
+        #expect(wrapped[1].map(\.name) == ["rex", "ace", "bo", "rex"])
+        #expect(wrapped[1][2].name == "bo")
+        #expect(wrapped[2][1].name == owner.dogSet.last?.name)
+        #expect(wrapped[1].filter("age > 4").count == 3)
+        #expect(wrapped[1].sorted(byKeyPath: "age").first?.name == "bo")
+        #expect(wrapped[1].sum(ofProperty: "age") as Int == 20)
+        #expect(wrapped.allSatisfy { $0.realm != nil && !$0.isFrozen && !$0.isInvalidated })
+        // Wrapping a wrapper does not nest it.
+        #expect(AnyRealmCollection(wrapped[1]).map(\.name) == wrapped[1].map(\.name))
+        let frozen = wrapped[1].freeze()
+        #expect(frozen.isFrozen && frozen.count == 4)
+        let ints = AnyRealmCollection(owner.ints)
+        #expect(ints.sum() == 9 && Array(ints.sorted()) == [1, 2, 3, 3])
+        // A reference resolves to the same elements in the same order on another thread.
+        let reference = ThreadSafeReference(to: wrapped[1])
+        let configuration = realm.configuration
+        let names = try DispatchQueue(label: "resolve").sync {
+            let other = try Realm(configuration: configuration)
+            return other.resolve(reference).map { Array($0.map(\.name)) }
+        }
+        #expect(names == ["rex", "ace", "bo", "rex"])
+    }
+
     @Test func queryingValuesTrapsWithRealmsText() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dir = TemporaryDirectory()
