@@ -118,6 +118,11 @@ protocol PersistedReflectable {
     static var valueTypeInfo: _TypeInfo { get }
     /// Stores `content` in the unmanaged wrapper at `address` (`init(value:)`); false when it does not fit the type.
     static func assign(_ content: _PropertyContent, at address: UnsafeMutableRawPointer) -> Bool
+    /// The unmanaged wrapper's value at `address`; on the first read the type's default, stored there as the
+    /// wrapper's getter stores it (so a collection read this way is the object's own).
+    static func value(at address: UnsafeMutableRawPointer) -> Any
+    /// The managed property's value, as the wrapper's getter returns it.
+    static func managedValue(_ accessor: _PropertyAccessor) -> Any
 }
 
 extension Persisted: PersistedReflectable {
@@ -135,6 +140,14 @@ extension Persisted: PersistedReflectable {
         address.assumingMemoryBound(to: Self.self).pointee.storedValue = value
         return true
     }
+    static func value(at address: UnsafeMutableRawPointer) -> Any {
+        let wrapper = address.assumingMemoryBound(to: Self.self)
+        if let value = wrapper.pointee.storedValue { return value }
+        let value = Value._defaultValue()
+        wrapper.pointee.storedValue = value
+        return value
+    }
+    static func managedValue(_ accessor: _PropertyAccessor) -> Any { Value._get(accessor) }
 }
 
 extension Persisted {

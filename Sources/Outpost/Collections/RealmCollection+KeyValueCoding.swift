@@ -1,0 +1,95 @@
+import Foundation
+import OutpostCore
+
+/// Key-value coding on collections, as Realm offers it: the values of one property of every element, collection
+/// operators (`@count`, `@min.age`, …), and setting a property on every element.
+extension RealmCollection {
+    /// The value of `key` for every element, in order (`NSNull()` for nil); `"self"` gives the elements. A
+    /// `MutableSet` gives a `Set` of them.
+    public func value(forKey key: String) -> Any? {
+        let values = map { element in Self.value(of: element, key: key) ?? NSNull() }
+        guard self is any _OutpostSetCollection else { return values }
+        return Set(values.compactMap { $0 as? AnyHashable })
+    }
+
+    /// Like ``value(forKey:)`` for a dotted key path (`"owner.name"`), or a collection operator over one:
+    /// `@count`, `@min.age`, `@max.age`, `@sum.age`, `@avg.age`.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        guard keyPath.hasPrefix("@") else {
+            let components = keyPath.split(separator: ".").map(String.init)
+            let values = map { element -> Any in
+                var value: Any? = element
+                for component in components { value = value.flatMap { Self.value(of: $0, key: component) } }
+                return value ?? NSNull()
+            }
+            guard self is any _OutpostSetCollection else { return values }
+            return Set(values.compactMap { $0 as? AnyHashable })
+        }
+        let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+        if parts[0] == "@count" { return count }
+        guard parts.count == 2 else {
+            fatalError("Invalid key path '\(keyPath)': a collection operator other than @count needs a property")
+        }
+        guard !parts[1].contains(".") else {
+            fatalError("Nested key paths are not supported yet for KVC collection operators.")
+        }
+        let stored = map { element -> _StoredValue in
+            Self.storedValue(Self.value(of: element, key: parts[1]))
+        }.filter { !$0.isNull }
+        let result: _StoredValue?
+        switch parts[0] {
+        case "@min": result = ValueAggregate.min(stored)
+        case "@max": result = ValueAggregate.max(stored)
+        case "@sum": result = ValueAggregate.sum(stored)
+        case "@avg": result = ValueAggregate.average(stored)
+        default: fatalError("Unsupported KVC collection operator found in key path '\(keyPath)'")
+        }
+        return result.flatMap(Self.swiftValue)
+    }
+
+    /// Sets `key` to `value` on every element (inside a write transaction when managed); `"self"` on a `List`
+    /// replaces every element with `value`.
+    public func setValue(_ value: Any?, forKey key: String) {
+        if key == "self", let list = self as? List<Element> {
+            guard let element = value as? Element else {
+                fatalError("Invalid value '\(value ?? "nil")' for a list of \(Element.self)")
+            }
+            for index in list.indices { list[index] = element }
+            return
+        }
+        for element in self {
+            guard let object = element as? ObjectBase else {
+                fatalError("[<\(Element.self)> setValue:forUndefinedKey:]: this class is not key value coding-compliant "
+                    + "for the key \(key).")
+            }
+            object[key] = value
+        }
+    }
+
+    private static func value(of element: Any, key: String) -> Any? {
+        if key == "self" { return element }
+        guard let object = element as? ObjectBase else {
+            fatalError("[<\(type(of: element))> valueForUndefinedKey:]: this class is not key value coding-compliant "
+                + "for the key \(key).")
+        }
+        return object[key]
+    }
+
+    private static func storedValue(_ value: Any?) -> _StoredValue {
+        switch value {
+        case let v as any _StorableValue: v._store()
+        default: .null
+        }
+    }
+
+    private static func swiftValue(_ value: _StoredValue) -> Any? {
+        switch value {
+        case .int(let v): Int(v)
+        case .float(let v): v
+        case .double(let v): v
+        case .decimal128(let v): v
+        case .date(let v): v
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import OutpostCore
+
+extension ObjectBase {
+    /// The value of the property named `key` (nil for a nil value), or sets it: `dog["name"] = "Rex"`.
+    ///
+    /// Reading gives the property's own Swift type (`Int8` for an `Int8` property, the object's `List` for a list);
+    /// setting takes what `create(_:value:)` takes for that property (a value, an array for a collection, a
+    /// dictionary or object for a link). An unknown name traps with Realm's text; setting a managed object needs a
+    /// write transaction, as setting the property does.
+    public subscript(key: String) -> Any? {
+        get {
+            let field = Self.field(named: key, of: self)
+            if let row = _row {
+                guard let (index, _) = row.table.property(named: key) else { Self.invalidName(key, of: self) }
+                return Self.flatten(field.type.managedValue(_PropertyAccessor(row: row, propertyIndex: index)))
+            }
+            return withExtendedLifetime(self) {
+                let base = Unmanaged.passUnretained(self).toOpaque()
+                return Self.flatten(field.type.value(at: base.advanced(by: field.offset)))
+            }
+        }
+        set {
+            _ = Self.field(named: key, of: self)
+            let value = newValue ?? NSNull()
+            if let row = _row {
+                let realm = row.realm
+                guard let (index, property) = row.table.property(named: key) else { Self.invalidName(key, of: self) }
+                guard let content = ValueConversion.content(value, property: property, className: row.table.className,
+                                                            realm: realm)
+                else { return }
+                realm.setProperty(row, index, content)
+                return
+            }
+            let type = type(of: self)
+            let schema = ObjectSchemaRegistry.shared.schema(for: type)
+            let context = UnmanagedObjectInput(ownerType: type)
+            guard let inputs = ValueConversion.inputs(of: [key: value], schema: schema, context: context) else { return }
+            if let index = PropertyReflection.assign(inputs, to: self) {
+                let property = schema.properties[index]
+                context.fail("Invalid value '\(value)' for \(ValueConversion.describe(property)) property "
+                    + "'\(schema.className).\(property.name)'.")
+            }
+        }
+    }
+
+    private static func field(named key: String, of object: ObjectBase) -> PropertyReflection.Field {
+        guard let field = PropertyReflection.fields(of: type(of: object)).first(where: { $0.name == key }) else {
+            invalidName(key, of: object)
+        }
+        return field
+    }
+
+    private static func invalidName(_ key: String, of object: ObjectBase) -> Never {
+        fatalError("Invalid property name '\(key)' for class '\(type(of: object).className())'.")
+    }
+
+    /// `value` unwrapped from the optional it may be, nil for a nil optional.
+    private static func flatten(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        guard let wrapped = mirror.children.first?.value else { return nil }
+        return flatten(wrapped)
+    }
+}
