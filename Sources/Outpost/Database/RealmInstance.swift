@@ -19,6 +19,8 @@ final class RealmInstance {
     /// The last history version this instance has read.
     var historyVersion: Int64 = 0
     var isInWriteTransaction = false
+    /// The queue of `beginAsyncWrite` blocks and commit completions (Realm+AsyncWrite.swift).
+    lazy var asyncWrites = AsyncWrites()
     /// This process's queue of writers to the file (`WriteLock`), held from `beginWrite` to the commit or rollback.
     private lazy var writeLock = WriteLock.forFile(path)
     private var holdsWriteLock = false

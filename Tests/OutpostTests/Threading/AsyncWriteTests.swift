@@ -1,0 +1,132 @@
+import Foundation
+import Outpost
+import OutpostTesting
+import Testing
+
+/// Realm's asynchronous writes: queued blocks run in order on the Realm's queue, each in a write transaction, and
+/// commit completions come back there; the async forms run on the caller's actor.
+@Suite(.timeLimit(.minutes(2))) struct AsyncWriteTests {
+    let dir = TemporaryDirectory()
+
+    var configuration: Realm.Configuration { dir.configuration(objectTypes: [CQDog.self, CQOwner.self]) }
+
+    /// Opens a Realm confined to `queue` and runs `body` there; returns once `finished` is signalled.
+    func onQueue(_ body: @escaping (Realm, @escaping () -> Void) -> Void) throws -> Realm {
+        let queue = DispatchQueue(label: "async-writes")
+        let finished = DispatchSemaphore(value: 0)
+        let configuration = self.configuration
+        nonisolated(unsafe) var opened: Realm?
+        try queue.sync {
+            let realm = try Realm(configuration: configuration, queue: queue)
+            opened = realm
+            body(realm) { finished.signal() }
+        }
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        return try #require(opened)
+    }
+
+    func names() throws -> [String] {
+        try Realm(configuration: configuration).objects(CQDog.self).map(\.name)
+    }
+
+    @Test func writesRunInOrderAndCompleteOnTheQueue() throws {
+        defer { dir.remove() }
+        nonisolated(unsafe) var events: [String] = []
+        nonisolated(unsafe) var busyAfterQueueing = false
+        _ = try onQueue { realm, finished in
+            realm.writeAsync({ realm.create(CQDog.self, value: ["name": "first"]) }, onComplete: { error in
+                events.append("first \(error == nil)")
+            })
+            realm.writeAsync({ realm.create(CQDog.self, value: ["name": "second"]) }, onComplete: { error in
+                events.append("second \(error == nil)")
+                finished()
+            })
+            busyAfterQueueing = realm.isPerformingAsynchronousWriteOperations
+            events.append("queued")
+        }
+        #expect(busyAfterQueueing)
+        #expect(events == ["queued", "first true", "second true"])
+        #expect(try names() == ["first", "second"])
+    }
+
+    @Test func aCancelledBeginNeverRunsAndAnUncommittedBlockIsRolledBack() throws {
+        defer { dir.remove() }
+        nonisolated(unsafe) var ran: [String] = []
+        let realm = try onQueue { realm, finished in
+            let cancelled = realm.beginAsyncWrite {
+                ran.append("cancelled")
+                realm.create(CQDog.self, value: ["name": "cancelled"])
+                realm.commitAsyncWrite()
+            }
+            realm.beginAsyncWrite {
+                ran.append("uncommitted")
+                realm.create(CQDog.self, value: ["name": "uncommitted"])
+            }
+            realm.beginAsyncWrite {
+                ran.append("committed")
+                realm.create(CQDog.self, value: ["name": "committed"])
+                realm.commitAsyncWrite { _ in finished() }
+            }
+            try? realm.cancelAsyncWrite(cancelled)
+        }
+        #expect(ran == ["uncommitted", "committed"])
+        #expect(try names() == ["committed"])
+        _ = realm
+    }
+
+    @Test func commitAsyncWriteAfterASynchronousBegin() throws {
+        defer { dir.remove() }
+        nonisolated(unsafe) var completed: Error??
+        _ = try onQueue { realm, finished in
+            realm.beginWrite()
+            realm.create(CQDog.self, value: ["name": "sync-begun"])
+            realm.commitAsyncWrite { error in
+                completed = .some(error)
+                finished()
+            }
+        }
+        #expect(completed != nil && completed! == nil)
+        #expect(try names() == ["sync-begun"])
+    }
+
+    actor DogStore {
+        var realm: Realm?
+
+        func open(_ configuration: Realm.Configuration) async throws {
+            realm = try await Realm(configuration: configuration, actor: self)
+        }
+
+        func add(_ name: String) async throws -> Int {
+            let realm = try #require(realm)
+            try await realm.asyncWrite {
+                self.assertIsolated()
+                realm.create(CQDog.self, value: ["name": name])
+            }
+            await realm.asyncRefresh()
+            return realm.objects(CQDog.self).count
+        }
+    }
+
+    @Test func asyncWriteRunsOnACustomActor() async throws {
+        defer { dir.remove() }
+        let store = DogStore()
+        try await store.open(configuration)
+        #expect(try await store.add("a") == 1)
+        #expect(try await store.add("b") == 2)
+        #expect(try names() == ["a", "b"])
+    }
+
+    @MainActor static func addOnTheMainActor(_ configuration: Realm.Configuration) async throws -> Int {
+        let realm = try await Realm(configuration: configuration)
+        try await realm.asyncWrite {
+            MainActor.assertIsolated()
+            realm.create(CQDog.self, value: ["name": "main"])
+        }
+        return realm.objects(CQDog.self).count
+    }
+
+    @Test func asyncWriteRunsOnTheMainActor() async throws {
+        defer { dir.remove() }
+        #expect(try await Self.addOnTheMainActor(configuration) == 1)
+    }
+}
