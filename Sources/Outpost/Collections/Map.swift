@@ -29,6 +29,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     }
 
     public var count: Int { storedEntries.count }
+    /// The Realm of the owning object; nil when unmanaged.
+    public var realm: Realm? { accessor.map { Realm(instance: $0.row.realm) } }
     public var keys: [Key] { storedEntries.map { Key(_outpostKey: $0.0) } }
     public var values: [Value] {
         accessor?.eventRecordLinkReads(storedEntries.map(\.1))  // element objects are reads (event library)

@@ -1,6 +1,15 @@
 import Foundation
 
 extension Realm {
+    /// Opens a Realm isolated to the calling actor, as `init(configuration:actor:downloadBeforeOpen:)` does (Realm's
+    /// static form).
+    public static func open(
+        configuration: Realm.Configuration = .defaultConfiguration, _isolation actor: isolated any Actor = #isolation,
+        downloadBeforeOpen: OpenBehavior = .never
+    ) async throws -> Realm {
+        try await Realm(configuration: configuration, actor: actor, downloadBeforeOpen: downloadBeforeOpen)
+    }
+
     /// Opens a Realm in the background and calls `callback` on `callbackQueue` with it (confined to that queue) or
     /// with the error, as Realm Swift's `asyncOpen`. For a synced Realm everything the server has is downloaded
     /// first (with flexible sync, the initial subscriptions included), like `downloadBeforeOpen: .always`.

@@ -93,7 +93,7 @@ import Testing
         var realm: Realm?
 
         func open(_ configuration: Realm.Configuration) async throws {
-            realm = try await Realm(configuration: configuration, actor: self)
+            realm = try await Realm.open(configuration: configuration)
         }
 
         func add(_ name: String) async throws -> Int {
