@@ -283,4 +283,13 @@ import Testing
 /// Used by one test only, so that its table is first created inside that test's write transaction.
 final class FirstUsedInCancelledWrite: Object {
     @Persisted(primaryKey: true) var id: Int
+
+    @Test func errorsAndValuesMadeTheWayRealmMakesThem() {
+        let error = Realm.Error(.fileAccess, userInfo: [NSLocalizedDescriptionKey: "no access", NSFilePathErrorKey: "/tmp/x"])
+        #expect(error.code == .fileAccess && error.localizedDescription == "no access")
+        #expect(error.fileURL?.path == "/tmp/x")
+        #expect(Realm.Error(.fail).code == .fail)
+        #expect(AnyRealmValue.fromArray([.int(1), .string("a")]) == .list([.int(1), .string("a")]))
+        #expect(AnyRealmValue.fromDictionary(["k": .bool(true)]) == .dictionary(["k": .bool(true)]))
+    }
 }

@@ -52,11 +52,15 @@ extension Realm {
         var isSyncWorker = false
         /// Called on first open of the process to decide whether to compact the file (VACUUM).
         public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+        /// A Realm file (one `writeCopy` made) copied to `fileURL` when the Realm is opened and its file does not
+        /// exist yet. Not for in-memory Realms.
+        public var seedFilePath: URL?
 
         public init(
             fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil, readOnly: Bool = false,
             schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
-            shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil
+            shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil,
+            seedFilePath: URL? = nil
         ) {
             if let inMemoryIdentifier {
                 _inMemoryIdentifier = inMemoryIdentifier
@@ -70,6 +74,7 @@ extension Realm {
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
             self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self.objectTypes = objectTypes
+            self.seedFilePath = seedFilePath
         }
 
         /// `default.realm` in the current directory.

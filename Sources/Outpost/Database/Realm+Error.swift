@@ -40,6 +40,13 @@ extension Realm {
             self.fileURL = fileURL
         }
 
+        /// An error with `code`, as Realm's errors are made: the message from `NSLocalizedDescriptionKey` and the
+        /// file from `NSFilePathErrorKey` when `userInfo` has them.
+        public init(_ code: Code, userInfo: [String: Any] = [:]) {
+            self.init(code, userInfo[NSLocalizedDescriptionKey] as? String ?? "\(code)",
+                      fileURL: (userInfo[NSFilePathErrorKey] as? String).map(URL.init(fileURLWithPath:)))
+        }
+
         public var description: String { message }
         public var errorDescription: String? { message }
         public var localizedDescription: String { message }

@@ -27,6 +27,11 @@ extension RealmInstance {
         let eventContext = configuration.isSyncWorker ? nil : try EventContextRegistry.context(for: configuration, path: path)
         let fileManager = FileManager.default
         let url = URL(fileURLWithPath: path)
+        if let seed = configuration.seedFilePath, configuration.inMemoryIdentifier == nil,
+            !fileManager.fileExists(atPath: path)
+        {
+            try copySeed(seed, to: path)
+        }
         if configuration.readOnly && !fileManager.fileExists(atPath: path) {
             throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': No such file or directory.",
                               fileURL: url)
@@ -325,5 +330,22 @@ extension RealmInstance {
         storedSwiftTypes = [:]
         schemaVersion = 0
         historyVersion = 0
+    }
+
+    /// Copies the seed file to `path` whole or not at all: through a temporary file linked into place, so a Realm
+    /// opened at the same time on another thread or process sees either no file or the whole seed.
+    private static func copySeed(_ seed: URL, to path: String) throws {
+        let temporary = path + ".seed-\(UUID().uuidString)"
+        defer { unlink(temporary) }
+        do {
+            try FileManager.default.copyItem(atPath: seed.path, toPath: temporary)
+        } catch {
+            throw Realm.Error(.fileNotFound, "Could not copy the seed file '\(seed.path)' to '\(path)': \(error.localizedDescription)",
+                              fileURL: seed)
+        }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            throw Realm.Error(.fileAccess, "Could not copy the seed file '\(seed.path)' to '\(path)': "
+                + String(cString: strerror(errno)), fileURL: URL(fileURLWithPath: path))
+        }
     }
 }

@@ -32,6 +32,12 @@ public enum AnyRealmValue: Hashable {
     public var uuidValue: UUID? { if case .uuid(let v) = self { v } else { nil } }
     public func objectValue<T: Object>(_ objectType: T.Type) -> T? { if case .object(let o) = self { o as? T } else { nil } }
 
+    /// A list of values (Realm's constructor for `.list`).
+    public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue { .list(array) }
+
+    /// A dictionary of values (Realm's constructor for `.dictionary`).
+    public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue { .dictionary(dictionary) }
+
     public static func == (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
         switch (lhs, rhs) {
         case (.none, .none): true

@@ -24,6 +24,26 @@ import Testing
         #expect(!Realm.fileExists(for: memory))
     }
 
+    @Test func aSeedFileIsCopiedOnFirstOpenOnly() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let source = try Realm(configuration: ThreadingFixture.configuration(dir, "source.realm"))
+        try ThreadingFixture.seed(source, count: 2)
+        let seed = dir.file("seed.realm")
+        try source.writeCopy(toFile: seed)
+        var configuration = ThreadingFixture.configuration(dir, "app.realm")
+        configuration.seedFilePath = seed
+        let app = try Realm(configuration: configuration)
+        #expect(app.objects(TSPerson.self).count == 2)
+        try app.write { app.add(TSPerson(id: 3, name: "p3")) }
+        // The file exists now: opening again keeps its contents.
+        let again = try DispatchQueue(label: "again").sync { try Realm(configuration: configuration).objects(TSPerson.self).count }
+        #expect(again == 3)
+        var missing = ThreadingFixture.configuration(dir, "other.realm")
+        missing.seedFilePath = dir.file("no-such-seed.realm")
+        #expect(throws: Realm.Error.self) { try Realm(configuration: missing) }
+    }
+
     @Test func beginWriteOnAReadOnlyRealmTrapsWithRealmsText() async throws {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dir = TemporaryDirectory()
