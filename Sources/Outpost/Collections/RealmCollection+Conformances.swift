@@ -35,7 +35,8 @@ extension _PropertyAccessor {
         if property.type == .linkingObjects { return linkingObjectsResults() }
         let table = property.type == .object ? realm.table(named: property.objectClassName ?? "") ?? row.table : row.table
         return Results(realm: realm, table: table,
-                       source: .collection(owner: row.table.className, rowid: row.rowid, property: property.name))
+                       source: .collection(owner: row.table.className, rowid: row.rowid, property: property.name),
+                       owner: row)
     }
 
     /// The objects whose origin property links to the owner row (`origin == owner`; for a list or set origin, ANY

@@ -12,6 +12,8 @@ final class AsyncWrites {
     var completions: Set<AsyncTransactionId> = []
     var isScheduled = false
     var isRunning = false
+    /// A queued block's turn came during a synchronous write of this Realm: the queue goes on when it ends.
+    var waitsForWriteEnd = false
 
     func makeId() -> AsyncTransactionId {
         defer { nextId &+= 1 }
@@ -19,9 +21,10 @@ final class AsyncWrites {
     }
 }
 
-/// Carries a Realm instance into a block scheduled on its own run loop or queue, where it is used.
+/// Carries a Realm instance into a block scheduled on its own run loop or queue, where it is used. It holds the
+/// instance: a Realm released right after queueing a write still runs it and calls its completion, as Realm's do.
 private struct ScheduledInstance: @unchecked Sendable {
-    weak var instance: RealmInstance?
+    let instance: RealmInstance
 }
 
 extension Realm {
@@ -45,6 +48,8 @@ extension Realm {
         guard instance.scheduler != nil else {
             fatalError("Asynchronous writes need a Realm confined to a run loop or a dispatch queue.")
         }
+        if instance.isFrozen { fatalError("Can't perform transactions on a frozen Realm") }
+        if instance.isReadOnly { fatalError("Can't perform transactions on read-only Realms.") }
         let writes = instance.asyncWrites
         let id = writes.makeId()
         writes.begins.append((id, asyncWriteBlock))
@@ -76,7 +81,7 @@ extension Realm {
         let target = ScheduledInstance(instance: instance)
         nonisolated(unsafe) let deliver = { onComplete(failure) }
         scheduler.schedule {
-            guard let instance = target.instance, instance.asyncWrites.completions.remove(id) != nil else { return }
+            guard target.instance.asyncWrites.completions.remove(id) != nil else { return }
             deliver()
         }
         return id
@@ -85,6 +90,7 @@ extension Realm {
     /// Cancels a queued `beginAsyncWrite` block (the transaction never happens) or a commit's completion (the commit
     /// stands); an id whose block already ran is ignored.
     public func cancelAsyncWrite(_ asyncTransactionId: AsyncTransactionId) throws {
+        instance.verifyAccess()
         let writes = instance.asyncWrites
         writes.begins.removeAll { $0.id == asyncTransactionId }
         writes.completions.remove(asyncTransactionId)
@@ -92,6 +98,7 @@ extension Realm {
 
     /// Whether asynchronous writes or commit completions are queued or running.
     public var isPerformingAsynchronousWriteOperations: Bool {
+        instance.verifyAccess()
         let writes = instance.asyncWrites
         return writes.isRunning || !writes.begins.isEmpty || !writes.completions.isEmpty
     }
@@ -115,19 +122,27 @@ extension Realm {
         writes.isScheduled = true
         let target = ScheduledInstance(instance: instance)
         scheduler.schedule {
-            guard let instance = target.instance else { return }
-            instance.asyncWrites.isScheduled = false
-            runNextAsyncWrite(instance)
+            target.instance.asyncWrites.isScheduled = false
+            runNextAsyncWrite(target.instance)
         }
     }
 
+    /// Goes on with the queued blocks after a synchronous write of this Realm ended (committed or cancelled), if
+    /// one was waiting for it.
+    static func resumeAsyncWritesAfterWrite(_ instance: RealmInstance) {
+        let writes = instance.asyncWrites
+        guard writes.waitsForWriteEnd else { return }
+        writes.waitsForWriteEnd = false
+        scheduleNextAsyncWrite(instance)
+    }
+
     /// Runs the first queued block in a write transaction; a synchronous write of this Realm that is still open
-    /// (begun since) goes first, and the block waits for the next turn.
+    /// (begun since) goes first, and the queue waits for its end (``resumeAsyncWritesAfterWrite(_:)``).
     private static func runNextAsyncWrite(_ instance: RealmInstance) {
         let writes = instance.asyncWrites
         guard !writes.begins.isEmpty, !instance.isInvalidated else { return }
         if instance.isInWriteTransaction {
-            scheduleNextAsyncWrite(instance)
+            writes.waitsForWriteEnd = true
             return
         }
         let (_, block) = writes.begins.removeFirst()

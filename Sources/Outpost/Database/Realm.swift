@@ -141,13 +141,17 @@ public struct Realm {
     /// Commits the open write transaction.
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         instance.notifier.skip(tokens)
-        defer { instance.notifier.skip([]) }
+        defer {
+            instance.notifier.skip([])
+            Self.resumeAsyncWritesAfterWrite(instance)
+        }
         try instance.commitWrite()
     }
 
     /// Discards everything written since `beginWrite()`.
     public func cancelWrite() {
         instance.cancelWrite()
+        Self.resumeAsyncWritesAfterWrite(instance)
     }
 
     /// Advances to the latest version and delivers notifications. Returns whether anything changed.

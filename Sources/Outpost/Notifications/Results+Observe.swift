@@ -35,30 +35,73 @@ extension Results {
     static func observerBody(_ results: Results, watched: WatchedProperties,
                              _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> ObserverBody
     {
-        var previous: [Int64]?
+        var previous: [ObservationKey]?
         return ObserverBody(
             initial: {
-                previous = results.rowids
+                previous = results.observationKeys()
                 block(.initial(results))
             },
             change: { changes, notify, _ in
                 guard let old = previous else { return }  // the initial notification has not run yet
-                let current = results.rowids
+                let current = results.observationKeys()
                 previous = current
                 // A rowid deleted and reused by an insert in these commits is another object.
                 var oldKeys = old
-                if let t = changes.tables[results.table.className], !t.deletions.isEmpty, !t.insertions.isEmpty {
+                if results.valueType == nil, let t = changes.tables[results.table.className], !t.deletions.isEmpty,
+                    !t.insertions.isEmpty
+                {
                     let reused = t.deletions.intersection(t.insertions)
-                    if !reused.isEmpty { oldKeys = old.map { reused.contains($0) ? -$0 : $0 } }
+                    if !reused.isEmpty { oldKeys = old.map { reused.contains($0.rowid) ? $0.reused : $0 } }
                 }
                 let diff = CollectionDiff(old: oldKeys, new: current)
                 let stayed = Set(oldKeys).intersection(current).subtracting(diff.insertedKeys)
-                let modified = stayed.isEmpty ? [:]
-                    : watched.modifiedRows(of: results.table, in: changes, realm: results.instance, candidates: stayed)
-                let modifications = oldKeys.indices.filter { modified[oldKeys[$0]] != nil }
+                var modifications: [Int] = []
+                if results.valueType == nil, !stayed.isEmpty {  // values have no identity: a change is a move
+                    let modified = watched.modifiedRows(of: results.table, in: changes, realm: results.instance,
+                                                        candidates: Set(stayed.map(\.rowid)))
+                    modifications = oldKeys.indices.filter { stayed.contains(oldKeys[$0]) && modified[oldKeys[$0].rowid] != nil }
+                }
                 guard notify, !(diff.deletions.isEmpty && diff.insertions.isEmpty && modifications.isEmpty) else { return }
                 block(.update(results, deletions: diff.deletions, insertions: diff.insertions,
                               modifications: modifications))
             })
+    }
+
+    /// What identifies each element for the diff of a notification: an object's rowid, or a value's text, with
+    /// the occurrence (a list may hold an object or a value twice).
+    func observationKeys() -> [ObservationKey] {
+        let ids = rowids
+        let values = valueType == nil ? nil : cache.values?.elements ?? []
+        var seen: [ObservationKey: Int] = [:]
+        return ids.map { id in
+            let base = ObservationKey(rowid: valueType == nil ? id : 0,
+                                      value: values.map { Self.observationText(Int(id) < $0.count ? $0[Int(id)] : .null) })
+            var key = base
+            key.occurrence = seen[base, default: 0]
+            seen[base] = key.occurrence + 1
+            return key
+        }
+    }
+
+    private static func observationText(_ value: _StoredValue) -> String {
+        switch value {
+        case .data(let data): "binary:" + data.base64EncodedString()
+        case .object(let object): "object:\(type(of: object).className())#\(object._row?.rowid ?? -1)"
+        default: value.typeName + ":" + value.debugText
+        }
+    }
+}
+
+/// One element of observed results, for diffs (see `Results.observationKeys()`).
+struct ObservationKey: Hashable {
+    var rowid: Int64
+    var value: String?
+    var occurrence = 0
+
+    /// The key of another object that took a deleted object's rowid.
+    var reused: ObservationKey {
+        var key = self
+        key.rowid = -rowid
+        return key
     }
 }

@@ -25,6 +25,7 @@ extension ObjectBase {
             let value = newValue ?? NSNull()
             if let row = _row {
                 let realm = row.realm
+                realm.requireWrite()  // before the value is converted: a nested object would be inserted
                 guard let (index, property) = row.table.property(named: key) else { Self.invalidName(key, of: self) }
                 guard let content = ValueConversion.content(value, property: property, className: row.table.className,
                                                             realm: realm)

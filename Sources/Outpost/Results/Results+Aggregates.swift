@@ -86,7 +86,8 @@ enum ValueAggregate {
 
     private static func extreme(_ values: [_StoredValue], smaller: Bool) -> _StoredValue? {
         var best: _StoredValue?
-        for value in values where !value.isNull {
+        // Only values that order (numbers, dates, decimals) take part: a string or a bool is not a minimum.
+        for value in values where double(value) != nil || { if case .date = value { true } else { false } }() {
             guard let current = best else { best = value; continue }
             if let order = compare(value, current), smaller ? order < 0 : order > 0 { best = value }
         }

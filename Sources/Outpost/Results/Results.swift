@@ -11,19 +11,24 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     /// The element type of a collection of values (`List<Int>.sorted()`); nil for objects. Such results hold
     /// elements' positions (keys of a map) in place of rowids, and `table` is the collection's owner's.
     let valueType: PropertyType?
+    /// The row owning a collection source, when known: once it is deleted (and its rowid perhaps reused by another
+    /// object) the results are empty.
+    let owner: ManagedRow?
     let cache = ResultsCache()
 
-    init(realm: RealmInstance, table: TableInfo, query: ResultsQuery = ResultsQuery(), source: ResultsSource = .table) {
+    init(realm: RealmInstance, table: TableInfo, query: ResultsQuery = ResultsQuery(), source: ResultsSource = .table,
+         owner: ManagedRow? = nil) {
         self.instance = realm
         self.table = table
         self.query = query
         self.source = source
+        self.owner = owner
         valueType = source.ownerProperty(in: realm).flatMap { $0.property.type == .object ? nil : $0.property.type }
     }
 
     /// The same source with another query.
     func with(_ query: ResultsQuery) -> Results {
-        Results(realm: instance, table: table, query: query, source: source)
+        Results(realm: instance, table: table, query: query, source: source, owner: owner)
     }
 
     /// The Realm of the objects.
@@ -49,6 +54,10 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     private func unsynchronizedEvaluate() throws -> [Int64] {
         if table.isMissing { return [] }
+        if let owner, owner.isInvalidated {
+            if valueType != nil { cache.values = ResultsCache.Values(elements: []) }
+            return []
+        }
         if valueType != nil { cache.values = valueSnapshot() }
         let (sql, parameters) = try query.sql(table: table, realm: instance, source: source, values: valueType)
         let stmt = try instance.connection.cached(sql)
@@ -81,9 +90,9 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
             mapKeys: Dictionary(entries.enumerated().map { ($1.0, $0) }, uniquingKeysWith: { first, _ in first }))
     }
 
-    func element(_ rowid: Int64) -> Element {
+    func element(_ rowid: Int64, of values: [_StoredValue]? = nil) -> Element {
         if valueType != nil {
-            let elements = cache.values?.elements ?? []
+            let elements = values ?? cache.values?.elements ?? []
             let position = Int(rowid)
             guard position >= 0 && position < elements.count else { return Element._defaultValue() }
             return Element._load(elements[position]) ?? Element._defaultValue()
@@ -95,7 +104,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     /// Event library: an object of an unfiltered Results is an object read; the first object produced by an
     /// evaluated query records a read of every match (Realm records query evaluation).
     func recordEventRead(_ rowid: Int64) {
-        guard instance.isRecordingEvents else { return }
+        guard instance.isRecordingEvents, valueType == nil else { return }
         if query.filters.isEmpty && query.suffixes.isEmpty {
             instance.eventRecordRead(table, rowids: [rowid], isQuery: false)
             return
@@ -110,7 +119,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     /// object in it (the reads of the objects produced then join that query).
     /// Returns the rows captured, which the iterator then uses instead of loading them again.
     private func recordEventIteration(_ snapshot: [Int64]) -> EventCapturedRows? {
-        guard instance.isRecordingEvents else { return nil }
+        guard instance.isRecordingEvents, valueType == nil else { return nil }
         if !query.filters.isEmpty || !query.suffixes.isEmpty {
             let evaluated = (cache.version, cache.writeCounter)
             if let recorded = cache.eventRecordedAt, recorded == evaluated, snapshot == cache.rowids { return nil }
@@ -132,8 +141,8 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         return ids.count
     }
     public var isEmpty: Bool { count == 0 }
-    public var first: Element? { rowids.first.map(element) }
-    public var last: Element? { rowids.last.map(element) }
+    public var first: Element? { rowids.first.map { element($0) } }
+    public var last: Element? { rowids.last.map { element($0) } }
 
     public subscript(position: Int) -> Element {
         let ids = rowids
@@ -153,19 +162,24 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     /// Iterates over a snapshot of the results, loading objects page by page.
     public func makeIterator() -> Iterator {
-        Iterator(results: self, rowids: rowids)
+        let rowids = self.rowids
+        // Results of values: the elements the positions index, kept with them (a write during the iteration
+        // re-evaluates the shared cache).
+        return Iterator(results: self, rowids: rowids, values: valueType == nil ? nil : cache.values?.elements ?? [])
     }
 
     public struct Iterator: IteratorProtocol {
         let results: Results
         let rowids: [Int64]
+        let values: [_StoredValue]?
         var position = 0
         var page: [ObjectBase] = []
         var pageStart = 0
         /// The rows the event library captured when the iteration began (loaded once for both).
         var captured: EventCapturedRows?
 
-        init(results: Results, rowids: [Int64]) {
+        init(results: Results, rowids: [Int64], values: [_StoredValue]? = nil) {
+            self.values = values
             self.results = results
             self.rowids = rowids
         }
@@ -175,7 +189,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
             if position == 0 && results.instance.eventContext != nil { captured = results.recordEventIteration(rowids) }
             if results.valueType != nil {
                 position += 1
-                return results.element(rowids[position - 1])
+                return results.element(rowids[position - 1], of: values)
             }
             if position >= pageStart + page.count {
                 pageStart = position
@@ -215,6 +229,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     /// Results matching a predicate built by the type-safe query builder or the parser.
     public func filter(_ predicate: QueryPredicate) -> Results<Element> {
+        if valueType != nil { fatalError(ResultsSource.valueQueryMessage) }
         var q = query
         q.filters.append((predicate, []))
         return with(q)

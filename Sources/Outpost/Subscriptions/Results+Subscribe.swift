@@ -62,6 +62,9 @@ extension Results where Element: Object {
 
     /// This Results' filters as one subscription query (`TRUEPREDICATE` when unfiltered).
     var subscriptionQueryText: String {
+        // The server knows classes, not one object's list: a query over a list would widen to the whole class.
+        precondition(source == .table,
+                     "Cannot subscribe to results of a list or set: a subscription is a query on a class (realm.objects(_:)).")
         let parts = query.filters.map { SubscriptionQueryText.bind($0.predicate, $0.arguments, realm: instance) }
         switch parts.count {
         case 0: return "TRUEPREDICATE"

@@ -88,8 +88,9 @@ extension Results {
     /// Whether the results belong to a frozen Realm.
     public var isFrozen: Bool { instance.isFrozen }
 
-    /// Whether the Realm of the results was invalidated.
-    public var isInvalidated: Bool { instance.isInvalidated }
+    /// Whether the Realm of the results was invalidated, or the object owning the list or set they come from was
+    /// deleted.
+    public var isInvalidated: Bool { instance.isInvalidated || owner?.isInvalidated == true }
 
     /// The results evaluated in a frozen copy of the Realm: they never change and may be used from
     /// any thread. Returns `self` if already frozen.

@@ -10,41 +10,43 @@ import Synchronization
 /// DispatchQueue.global().async { print(dog?.name ?? "gone") }
 /// ```
 @propertyWrapper public final class ThreadSafe<T: ThreadConfined>: @unchecked Sendable {  // state behind `lock`
-    private var reference: ThreadSafeReference<T>?
+    /// Where the value lives: resolvable any number of times, unlike a `ThreadSafeReference`.
+    private var handle: _ThreadSafeHandle?
     private var configuration: Realm.Configuration?
     private let lock = NSLock()
 
     public var wrappedValue: T? {
         get {
+            // The lock guards the stored handle only: resolving may refresh the Realm and deliver notifications,
+            // whose observers may read this property again.
             lock.lock()
-            defer { lock.unlock() }
-            guard let reference, let configuration else { return nil }
+            let (handle, configuration) = (self.handle, self.configuration)
+            lock.unlock()
+            guard let handle, let configuration else { return nil }
             let realm: Realm
             do {
                 realm = try Realm(configuration: configuration)
             } catch {
                 fatalError("\(error)")
             }
-            guard let value = realm.resolve(reference) else {
-                self.reference = nil
-                return nil
-            }
-            // A reference resolves once: keep a new one for the next read.
-            self.reference = ThreadSafeReference(to: value)
-            return value
+            return realm.resolve(handle, as: T.self)
         }
         set {
-            lock.lock()
-            defer { lock.unlock() }
             guard let newValue else {
-                reference = nil
+                lock.lock()
+                handle = nil
+                lock.unlock()
                 return
             }
-            guard let realm = Self.realm(of: newValue) else {
+            guard let realm = Self.realm(of: newValue), let newHandle = newValue._threadSafeHandle,
+                !newValue.isInvalidated
+            else {
                 fatalError("Only managed objects may be wrapped as thread safe.")
             }
+            lock.lock()
             configuration = realm.configuration
-            reference = ThreadSafeReference(to: newValue)
+            handle = newHandle
+            lock.unlock()
         }
     }
 

@@ -129,7 +129,12 @@ extension Realm {
         guard reference.markResolved() else {
             fatalError("Can only resolve a thread safe reference once.")
         }
-        let handle = reference.handle
+        return resolve(reference.handle, as: Confined.self)
+    }
+
+    /// The value `handle` denotes in this Realm (refreshed first when older than the handle); a handle can be
+    /// resolved any number of times (`@ThreadSafe` keeps one).
+    func resolve<Confined: ThreadConfined>(_ handle: _ThreadSafeHandle, as: Confined.Type) -> Confined? {
         guard handle.path == instance.path else {
             fatalError("Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
         }

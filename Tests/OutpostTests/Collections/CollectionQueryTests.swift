@@ -129,9 +129,57 @@ final class CQOwner: Object {
         try realm.write { owner.dogs.removeAll() }
         #expect(young.isEmpty)
         #expect(frozen.map(\.name) == ["bo", "rex"])
-        // The owner's deletion empties them.
+        // The owner's deletion empties and invalidates them, also when a new object takes its rowid.
         try realm.write { realm.delete(owner) }
-        #expect(sortedInts.isEmpty)
+        #expect(sortedInts.isEmpty && sortedInts.isInvalidated && young.isInvalidated)
+        try realm.write {
+            let other = realm.create(CQOwner.self, value: ["id": 2])
+            other.ints.append(objectsIn: [7, 8])
+            other.dogs.append(realm.create(CQDog.self, value: ["name": "new", "age": 1]))
+        }
+        #expect(sortedInts.isEmpty && young.isEmpty)
+    }
+
+    /// Notifications on results over a list: a duplicated object is two elements, a renamed one a modification;
+    /// for values, a changed value is a deletion and an insertion.
+    @Test func resultsOverAListNotifyLikeResults() throws {
+        defer { dir.remove() }
+        let (realm, owner) = try seeded()
+        var objectChanges: [String] = []
+        var valueChanges: [String] = []
+        func text<C>(_ change: RealmCollectionChange<C>) -> String {
+            switch change {
+            case .initial: "initial"
+            case .update(_, let d, let i, let m): "d\(d) i\(i) m\(m)"
+            case .error(let error): "\(error)"
+            }
+        }
+        let byName = owner.dogs.sorted(byKeyPath: "name")  // ace, bo, rex, rex
+        let ints = owner.ints.sorted()  // 1, 2, 3, 3
+        let t1 = byName.observe { objectChanges.append(text($0)) }
+        let t2 = ints.observe { valueChanges.append(text($0)) }
+        defer { t1.invalidate(); t2.invalidate() }
+        #expect(spinRunLoop { objectChanges.count == 1 && valueChanges.count == 1 })
+        try realm.write { owner.dogs[1].age = 8 }  // ace
+        #expect(spinRunLoop { objectChanges.count == 2 })
+        try realm.write { owner.ints[1] = 4 }  // 3, 4, 2, 3 → sorted 2, 3, 3, 4
+        #expect(spinRunLoop { valueChanges.count == 2 })
+        #expect(objectChanges == ["initial", "d[] i[] m[0]"])
+        #expect(valueChanges == ["initial", "d[0] i[3] m[]"])
+    }
+
+    @Test func iteratingValuesWhileWritingKeepsTheIteratedElements() throws {
+        defer { dir.remove() }
+        let (realm, owner) = try seeded()
+        let sorted = owner.ints.sorted()
+        var seen: [Int] = []
+        for value in sorted {
+            seen.append(value)
+            try realm.write { owner.ints.insert(100, at: 0) }
+            _ = sorted.count  // re-evaluates the shared cache
+        }
+        #expect(seen == [1, 2, 3, 3])
+        #expect(Array(sorted).prefix(4) == [1, 2, 3, 3] && sorted.count == 8)
     }
 
     @Test func linkingObjectsAreACollection() throws {

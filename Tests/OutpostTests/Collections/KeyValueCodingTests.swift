@@ -68,6 +68,7 @@ final class KVCPet: Object {
         #expect(pets.value(forKeyPath: "@max.weight") as? Double == 9)
         #expect(pets.value(forKeyPath: "@min.age") as? Int == 1)
         #expect(pets.value(forKeyPath: "@avg.weight") as? Double == 5)
+        #expect(pets.value(forKeyPath: "@min.name") == nil)  // strings have no minimum here
         try realm.write { pets.first!.buddy = pets.last! }
         #expect((pets.value(forKeyPath: "buddy.name") as? [Any])?.first as? String == "c")
         try realm.write { pets.setValue("same", forKey: "nickname") }
@@ -77,6 +78,19 @@ final class KVCPet: Object {
         #expect(toys.value(forKey: "self") as? [String] == ["x", "y"])
         try realm.write { toys.setValue("z", forKey: "self") }
         #expect(Array(toys) == ["z", "z"])
+    }
+
+    @Test func settingAManagedObjectOutsideAWriteTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration(objectTypes: [KVCPet.self]))
+            let pet = KVCPet()
+            try realm.write { realm.add(pet) }
+            pet["buddy"] = ["name": "never inserted"]
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Attempting to modify object outside of a write transaction"))
+        }
     }
 
     @Test func anUnknownPropertyNameTrapsWithRealmsText() async {

@@ -89,6 +89,30 @@ import Testing
         #expect(try names() == ["sync-begun"])
     }
 
+    @Test func aReleasedRealmStillCompletesItsWritesAndSynchronousWritesGoFirst() throws {
+        defer { dir.remove() }
+        nonisolated(unsafe) var events: [String] = []
+        let queue = DispatchQueue(label: "released")
+        let finished = DispatchSemaphore(value: 0)
+        let configuration = self.configuration
+        try queue.sync {
+            // Opened, used and released inside this block: the queued write and its completion still run.
+            let realm = try Realm(configuration: configuration, queue: queue)
+            realm.beginWrite()
+            realm.writeAsync({ realm.create(CQDog.self, value: ["name": "async"]); events.append("async") },
+                             onComplete: { error in
+                                 events.append("completed \(error == nil)")
+                                 finished.signal()
+                             })
+            realm.create(CQDog.self, value: ["name": "sync"])
+            try realm.commitWrite()
+            events.append("sync committed")
+        }
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        #expect(events == ["sync committed", "async", "completed true"])
+        #expect(try names() == ["sync", "async"])
+    }
+
     actor DogStore {
         var realm: Realm?
 

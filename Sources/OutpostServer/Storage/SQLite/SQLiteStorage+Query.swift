@@ -21,9 +21,10 @@ extension SQLiteStorage {
                 let statement = cached ? try db.cachedStatement(sql: page.sql) : try db.makeStatement(sql: page.sql)
                 return try DirectRows.textPairs(statement, arguments, in: db)
             }
-            // A small page (a `findOne`, a lookup by `_id`) in place: its read takes tens of microseconds, the hop
-            // to a reader's queue and back several times that.
-            return rows <= Self.inPlaceReadLimit
+            // A small page found through an index (a `findOne`, a lookup by `_id`) in place: its read takes tens of
+            // microseconds, the hop to a reader's queue and back several times that. Without a driving index the
+            // page may scan the collection: that goes to a reader, never onto the shared in-place connection.
+            return driver != nil && rows <= Self.inPlaceReadLimit
                 ? try readNow("read matching documents", fetch) : try await read("read matching documents", fetch)
         }
     }
