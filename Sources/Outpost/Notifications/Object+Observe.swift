@@ -1,7 +1,7 @@
 import Foundation
 import OutpostCore
 
-extension Object {
+extension ObjectBase {
     /// Registers a block called after every commit that changes this object's properties
     /// (`.change` with the changed properties, in schema order) or deletes it (`.deleted`, after which
     /// the block is not called again). There is no initial notification.
@@ -16,7 +16,7 @@ extension Object {
     ///   - queue: A serial queue to deliver on, with the object resolved in a Realm confined to it.
     ///   - block: Called with each change.
     /// - Returns: A token; notifications stop when it is invalidated or released.
-    public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+    public func observe<T: ObjectBase>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                                    _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken
     {
         guard let row = _row else {
@@ -42,7 +42,7 @@ extension Object {
             })
     }
 
-    private static func observerBody<T: Object>(_ object: T, table: TableInfo, rowid: Int64, realm: RealmInstance,
+    private static func observerBody<T: ObjectBase>(_ object: T, table: TableInfo, rowid: Int64, realm: RealmInstance,
                                                 watched: WatchedProperties,
                                                 _ block: @escaping (ObjectChange<T>) -> Void) -> ObserverBody
     {

@@ -47,9 +47,9 @@ extension Results where Element: ObjectBase {
     }
 }
 
-extension Object {
+extension ObjectBase {
     /// Calls `block` when the properties at `keyPaths` change or the object is deleted.
-    public func observe<T: Object>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+    public func observe<T: ObjectBase>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
                                    _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken
     {
         observe(keyPaths: keyPaths.map { _name(for: $0) }, on: queue, block)
