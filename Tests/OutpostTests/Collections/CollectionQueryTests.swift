@@ -168,6 +168,32 @@ final class CQOwner: Object {
         #expect(valueChanges == ["initial", "d[0] i[3] m[]"])
     }
 
+    @Test func linkingObjectsAndWrappedCollectionsAreObserved() throws {
+        defer { dir.remove() }
+        let (realm, owner) = try seeded()
+        let bo = try #require(realm.objects(CQDog.self).filter("name == 'bo'").first)
+        var owners: [Int] = []
+        var wrapped: [Int] = []
+        let t1 = bo.owners.observe { change in
+            if case .initial(let c) = change { owners.append(c.count) }
+            if case .update(let c, _, _, _) = change { owners.append(c.count) }
+        }
+        let t2 = AnyRealmCollection(owner.dogs).observe { change in
+            if case .initial(let c) = change { wrapped.append(c.count) }
+            if case .update(let c, _, _, _) = change { wrapped.append(c.count) }
+        }
+        defer { t1.invalidate(); t2.invalidate() }
+        #expect(spinRunLoop { owners.count == 1 && wrapped.count == 1 })
+        try realm.write {
+            let second = realm.create(CQOwner.self, value: ["id": 2])
+            second.dogs.append(bo)
+            owner.dogs.append(bo)
+        }
+        #expect(spinRunLoop { owners.count == 2 && wrapped.count == 2 })
+        #expect(owners == [1, 2])
+        #expect(wrapped == [4, 5])
+    }
+
     @Test func iteratingValuesWhileWritingKeepsTheIteratedElements() throws {
         defer { dir.remove() }
         let (realm, owner) = try seeded()
