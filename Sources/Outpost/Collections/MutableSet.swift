@@ -28,6 +28,14 @@ public final class MutableSet<Element: RealmCollectionValue & Hashable>: Sequenc
     public var isEmpty: Bool { count == 0 }
     /// The Realm of the owning object; nil when unmanaged.
     public var realm: Realm? { accessor.map { Realm(instance: $0.row.realm) } }
+    /// The element at `position` in the set's order (its storage order; insertion order when unmanaged).
+    public subscript(position: Int) -> Element {
+        let elements = self.elements
+        precondition(position >= 0, "Cannot pass a negative value for 'index'.")
+        precondition(position < elements.count,
+                     "Index \(position) is out of bounds (must be less than \(elements.count)).")
+        return elements[position]
+    }
     /// The element that comes first in the set's order (its storage order; insertion order when unmanaged).
     public var first: Element? { elements.first }
     /// The element that comes last in the set's order.

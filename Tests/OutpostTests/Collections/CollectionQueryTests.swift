@@ -233,6 +233,7 @@ final class CQOwner: Object {
         #expect(total(owner.ints) == 9)
         #expect(total(owner.intSet) == 9)
         #expect(owner.dogSet.realm != nil && owner.dogSet.first != nil && owner.dogSet.last != nil)
+        #expect(owner.dogSet[0].name == owner.dogSet.first?.name && owner.dogSet[1].name == owner.dogSet.last?.name)
     }
 
     @Test func anyRealmCollectionWrapsEveryKind() throws {
