@@ -23,7 +23,7 @@ struct ResultsQuery {
         let (from, key) = try source.from(table: values == nil ? table : nil, builder: &builder)
         let row = values == nil ? "t0.rowid" : key
         var conditions: [String] = []
-        if let values, !filters.isEmpty {
+        if values != nil, !filters.isEmpty {
             throw QueryError(.invalidKeyPath, ResultsSource.valueQueryMessage)
         }
         for filter in filters {
