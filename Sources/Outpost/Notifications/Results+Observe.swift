@@ -20,7 +20,9 @@ extension Results {
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken
     {
         let className = table.className
-        let query = self.query
+        // Object arguments (a linking-objects query's owner) are named by class and rowid, and made objects of the
+        // queue's Realm there.
+        let query = self.query.detached()
         let source = self.source
         let watched = WatchedProperties(keyPaths: keyPaths)
         return instance.addObserver(
@@ -28,7 +30,9 @@ extension Results {
             here: { Self.observerBody(self, watched: watched, block) },
             there: { instance in
                 guard let table = instance.table(named: className) else { return nil }
-                return Self.observerBody(Results(realm: instance, table: table, query: query, source: source), watched: watched, block)
+                return Self.observerBody(
+                    Results(realm: instance, table: table, query: query.attached(to: instance), source: source),
+                    watched: watched, block)
             })
     }
 

@@ -194,6 +194,24 @@ final class CQOwner: Object {
         #expect(wrapped == [4, 5])
     }
 
+    @Test func linkingObjectsAreObservedOnAQueue() throws {
+        defer { dir.remove() }
+        let (realm, _) = try seeded()
+        let bo = try #require(realm.objects(CQDog.self).filter("name == 'bo'").first)
+        let delivered = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var counts: [Int] = []
+        let token = bo.owners.observe(on: DispatchQueue(label: "owners")) { change in
+            if case .initial(let owners) = change { counts.append(owners.count) }
+            if case .update(let owners, _, _, _) = change { counts.append(owners.count) }
+            delivered.signal()
+        }
+        defer { token.invalidate() }
+        #expect(delivered.wait(timeout: .now() + 60) == .success)
+        try realm.write { realm.create(CQOwner.self, value: ["id": 3]).dogs.append(bo) }
+        #expect(delivered.wait(timeout: .now() + 60) == .success)
+        #expect(counts == [1, 2])
+    }
+
     @Test func iteratingValuesWhileWritingKeepsTheIteratedElements() throws {
         defer { dir.remove() }
         let (realm, owner) = try seeded()
