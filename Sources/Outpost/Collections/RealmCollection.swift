@@ -83,6 +83,10 @@ extension RealmCollection {
 
     /// The elements at `indexes`. Traps when one is out of bounds, with Realm's text.
     public func objects(at indexes: IndexSet) -> [Element] {
+        if let results = self as? Results<Element> {  // only the objects asked for, not every one
+            guard indexes.allSatisfy({ $0 < results.count }) else { fatalError("Indexes for collection are out of bounds.") }
+            return indexes.map { results[$0] }
+        }
         let all = Array(self)
         guard indexes.allSatisfy({ $0 < all.count }) else { fatalError("Indexes for collection are out of bounds.") }
         return indexes.map { all[$0] }

@@ -55,7 +55,7 @@ extension Results {
     public func sum<T: _StorableValue>(ofProperty property: String) -> T {
         let raw = aggregate("total", property)
         guard let (_, p) = table.property(named: property) else { return T._defaultValue() }
-        if p.type == .decimal128, case .text(let t) = aggregate("sum", property) {
+        if p.type == .decimal128, case .text(let t) = raw {  // `total` of decimals is summed in Swift, as text
             return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) ?? T._defaultValue()
         }
         guard case .real(let d) = raw else { return T._defaultValue() }

@@ -31,7 +31,10 @@ enum DirectRows {
         sqlite3_reset(handle)
         var rows: [(key: String, body: String)] = []
         try bind(arguments[...], from: 1, to: handle, in: db) {
-            defer { sqlite3_reset(handle) }
+            defer {
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)  // the texts were bound in place and are gone after this call
+            }
             while true {
                 let code = sqlite3_step(handle)
                 if code == SQLITE_DONE { return }
