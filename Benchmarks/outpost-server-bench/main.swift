@@ -72,6 +72,10 @@ if which == "find" {  // not in `all`: a million inserts take minutes
             print(String(format: "  %@: Data API over HTTP %.3f ms, storage query %.3f ms, direct SQL (baseline) %.3f ms; storage/SQL %.2f× (goal ≤ 2×), HTTP/SQL %.1f×",
                          what, t.http * 1000, t.storage * 1000, t.direct * 1000, t.storage / t.direct, t.http / t.direct))
         }
+        for (what, t) in [("findOne by _id", run.warmById), ("findOne by indexed field", run.warmByField)] {
+            print(String(format: "  %@, each way back to back: storage query %.3f ms, direct SQL (baseline) %.3f ms; storage/SQL %.2f× (goal ≤ 2×)",
+                         what, t.storage * 1000, t.direct * 1000, t.storage / t.direct))
+        }
     }
 }
 if which == "idle" || which == "all" {

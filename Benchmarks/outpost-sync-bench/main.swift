@@ -13,7 +13,8 @@ import OutpostServerTesting
 //   events    (issue #5) upload of 100k stored events to the server's AuditEvent collection, vs. inserting the same
 //             documents straight into the server's kind of database.
 // Usage: outpost-sync-bench [latency|upload|events|all] [objects] [rounds, upload and events]. The server is a separate `outpost-server` process on its
-// embedded SQLite default (build it first: swift build -c release --product outpost-server).
+// embedded SQLite default (build it first: swift build -c release --product outpost-server); `upload` rounds start it
+// with the app file OUTPOST_SYNC_BENCH_CONFIG names, if set.
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "all"
 let objects = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
@@ -141,8 +142,11 @@ if which == "upload" || which == "all" {
     var results: [UploadRound] = []
     for round in 0..<rounds {
         let roundDirectory = directory.appendingPathComponent("upload-round-\(round)")
+        // OUTPOST_SYNC_BENCH_CONFIG names an app file for the round's server (say, one with named queryable fields,
+        // which storage indexes; the development app's `*` creates no field index).
+        let config = ProcessInfo.processInfo.environment["OUTPOST_SYNC_BENCH_CONFIG"].map { ["--config", $0] } ?? []
         let roundServer = try await OutpostServerProcess.launch(
-            arguments: ["--port", "0", "--data-dir", roundDirectory.appendingPathComponent("data").path])
+            arguments: ["--port", "0", "--data-dir", roundDirectory.appendingPathComponent("data").path] + config)
         let result = try await UploadRound.run(objects: objects, server: roundServer, directory: roundDirectory)
         _ = try await roundServer.terminate()
         try? FileManager.default.removeItem(at: roundDirectory)

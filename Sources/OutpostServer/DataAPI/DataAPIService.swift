@@ -159,7 +159,7 @@ struct DataAPIService: Sendable {
                 throw APIError.badRequest(error.message)
             }
             if document["_id"] == nil || document["_id"] == .null { document["_id"] = .objectId(.generate()) }
-            if case .array = document["_id"]! { throw APIError.badRequest("'\(path)._id' must not be an array") }
+            try DataAPIValidation.checkPrimaryKey(document["_id"]!, path: path)
             return document
         }
 
@@ -259,6 +259,7 @@ struct DataAPIService: Sendable {
                     var document = try update.apply(to: upsertBase)
                     if document["_id"] == nil { document["_id"] = .objectId(.generate()) }
                     let id = document["_id"]!
+                    try DataAPIValidation.checkPrimaryKey(id, path: "upsert")
                     try checkInsert(document)
                     if try await transaction.documents(collection: collection, primaryKeys: [id])[id] != nil {
                         throw Self.duplicate(id, collection)

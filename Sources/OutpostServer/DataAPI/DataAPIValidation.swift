@@ -17,6 +17,16 @@ enum DataAPIValidation {
         }
     }
 
+    /// Throws 400 for an `_id` that is an array (as MongoDB) or a link (`{"$ref", "$id"}`): storage looks primary
+    /// keys up as scalars. `path` names the document (`document`, `documents.3`, `upsert`).
+    static func checkPrimaryKey(_ id: Value, path: String) throws(APIError) {
+        switch id {
+        case .array: throw APIError.badRequest("'\(path)._id' must not be an array")
+        case .link: throw APIError.badRequest("'\(path)._id' must not be a link")
+        default: break
+        }
+    }
+
     /// Throws 400 unless every field name of a document (recursively through embedded documents and arrays)
     /// is valid. Stored field names may not contain '.', which separates the parts of a field path.
     static func checkFieldNames(_ json: JSONValue, path: String) throws(APIError) {

@@ -58,6 +58,17 @@ extension StorageConformance {
                 try Expect.equal(ann.compactMap { $0["_id"] }, [.int(0), .int(60)], "ann's documents")
                 let bob = try await read(storage, app, query("owner", .string("bob")), pageSize: 10, collection: "Item")
                 try Expect.equal(bob.count, 48, "bob's documents")
+                // A value moving into and out of an array (which the lookup finds through another index on SQLite).
+                try await storage.transaction(appId: app) { tx in
+                    try await tx.putDocument(collection: "Item", ["_id": .int(7), "owner": .array([.string("carl"), .string("ann")])])
+                }
+                let shared = try await read(storage, app, query("owner", .string("ann")), pageSize: 1, collection: "Item")
+                try Expect.equal(shared.compactMap { $0["_id"] }, [.int(0), .int(60), .int(7)], "ann's documents and the shared one (in key text order)")
+                try await storage.transaction(appId: app) { tx in
+                    try await tx.putDocument(collection: "Item", ["_id": .int(7), "owner": .string("bob")])
+                }
+                let back = try await read(storage, app, query("owner", .string("ann")), pageSize: 10, collection: "Item")
+                try Expect.equal(back.compactMap { $0["_id"] }, [.int(0), .int(60)], "ann's documents once the array is gone")
             },
         ]
     }

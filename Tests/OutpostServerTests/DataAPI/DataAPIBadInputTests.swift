@@ -51,6 +51,12 @@ import Testing
                 ("Item", "insertOne", #"{"document": {"": 1}}"#, 400, "invalidFieldName"),
                 ("Item", "insertOne", #"{"document": {"nested": {"a\u0000b": 1}}}"#, 400, "invalidFieldName"),
                 ("Item", "insertOne", #"{"document": {"_id": {"$oid": "nothex"}}}"#, 400, "badRequest"),
+                // A primary key is a scalar (storage looks it up as one): no array, no link, on insert or upsert.
+                ("Item", "insertOne", #"{"document": {"_id": [1, 2]}}"#, 400, "badRequest"),
+                ("Item", "insertOne", #"{"document": {"_id": {"$ref": "Item", "$id": 1}}}"#, 400, "badRequest"),
+                ("Item", "insertMany", #"{"documents": [{"_id": 1}, {"_id": {"$ref": "Item", "$id": 2}}]}"#, 400, "badRequest"),
+                ("Item", "updateOne", #"{"filter": {"_id": [1]}, "update": {"$set": {"a": 1}}, "upsert": true}"#, 400, "badRequest"),
+                ("Item", "updateOne", #"{"filter": {}, "update": {"$set": {"_id": {"$ref": "Item", "$id": 1}}}, "upsert": true}"#, 400, "badRequest"),
                 ("Item", "insertMany", #"{"documents": []}"#, 400, "badRequest"),
                 ("Item", "aggregate", #"{"pipeline": {}}"#, 400, "badRequest"),
                 ("Item", "frobnicate", "{}", 404, "unknownAction"),

@@ -118,6 +118,9 @@ import Testing
             #expect(!owner.contains("SCAN documents"), "\(owner)")
             // No part of the lookup (the ranges for arrays and links included) walks the primary key after the cursor.
             #expect(!owner.contains("sqlite_autoindex_documents_1 (app=? AND collection=? AND pk_key>?)"), "\(owner)")
+            // Arrays and links are read from their partial index, in key order: nothing is sorted.
+            #expect(owner.contains("USING INDEX \(DocumentQueryProbe.indexName("ownerId"))_al"), "\(owner)")
+            #expect(!owner.contains("TEMP B-TREE"), "\(owner)")
             let id = try await storage.matchingQueryPlan(appId: "app", collection: "Item", Self.idQuery).joined(separator: "\n")
             #expect(id.contains("SEARCH documents USING INDEX sqlite_autoindex_documents_1"), "\(id)")
             #expect(!id.contains("SCAN documents"), "\(id)")

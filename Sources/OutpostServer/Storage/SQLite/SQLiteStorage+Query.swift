@@ -6,14 +6,14 @@ extension SQLiteStorage {
         appId: String, collection: String, matching query: DocumentQuery, after: String?, limit: Int
     ) async throws -> [StoredDocument] {
         let limit = max(0, limit)
-        let probes = query.probes(spacedForms: false)  // SQLite's `->` gives compact JSON
-        guard limit > 0, !probes.contains(where: { $0.matchesNothing }) else { return [] }
-        let driver = indexedFields.driver(of: probes)
-        let page = matchingSQL(probes, driver: driver)
+        guard limit > 0, !query.conditions.contains(where: { $0.values.isEmpty }) else { return [] }
+        // SQLite's `->` gives compact JSON: no spaced forms. With a driver no other probe is needed.
+        let driver = indexedFields.driver(of: query, spacedForms: false)
+        let page = matchingSQL(driver == nil ? query.probes(spacedForms: false) : [], driver: driver)
         // The statement's text depends on the fields and the kinds of their values, not the values (bound): with a
         // driving probe of a few arms its shapes are few (indexed fields × arm kinds), worth preparing once per
         // connection. Other shapes name any field a request filters on, so they are not kept.
-        let cached = driver.map { $0.arms.count <= Self.cachedStatementArms } ?? false
+        let cached = driver.map { $0.armCount <= Self.cachedStatementArms } ?? false
         let texts = page.texts.map(DirectRows.Argument.text)
         return try await query.collectMatches(limit: limit, after: after) { cursor, rows in
             let arguments = [.text(appId), .text(collection), .text(cursor), .integer(Int64(rows))] + texts
@@ -35,8 +35,28 @@ extension SQLiteStorage {
     func matchingSQL(_ probes: [DocumentQueryProbe], driver: DocumentQueryProbe?) -> DocumentQuerySQL {
         DocumentQuerySQL(
             probes, driver: driver, expression: Self.fieldExpression,
-            indexHint: { $0 == "_id" ? "" : " INDEXED BY \"\(DocumentQueryProbe.indexName($0))\"" }, cache: queryTexts
+            indexHint: { $0 == "_id" ? "" : " INDEXED BY \"\(DocumentQueryProbe.indexName($0))\"" },
+            rangeIndex: Self.rangeIndex, cache: queryTexts
         ) { "?\($0)" }
+    }
+
+    /// The partial indexes of a field's values that a lookup of one value must also read but rarely finds (arrays,
+    /// links, number objects): each in key order, so its arm of a lookup is a walk of a usually empty index, not an
+    /// index range sorted by key. Their conditions are the index's own text, which SQLite needs to see in the query.
+    static func rangeIndexes(_ field: String) -> [(suffix: String, ranges: [DocumentQueryProbe.Range])] {
+        [("_al", [DocumentQueryProbe.arrays, DocumentQueryProbe.links]), ("_n", [DocumentQueryProbe.numberObjects])]
+    }
+
+    static func rangeIndex(_ field: String, _ range: DocumentQueryProbe.Range) -> (hint: String, condition: String)? {
+        guard field != "_id", let index = rangeIndexes(field).first(where: { $0.ranges.contains(range) }) else { return nil }
+        let column = fieldExpression(field)
+        let condition = index.ranges.map { "(\(column) >= \(literal($0.lower)) AND \(column) < \(literal($0.upper)))" }
+            .joined(separator: " OR ")
+        return (" INDEXED BY \"\(DocumentQueryProbe.indexName(field))\(index.suffix)\"", "(\(condition))")
+    }
+
+    private static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// The indexed expression of a field: its value's JSON text as stored (`->`), or the primary key's text.
@@ -54,6 +74,13 @@ extension SQLiteStorage {
                     CREATE INDEX IF NOT EXISTS "\(DocumentQueryProbe.indexName(field))"
                     ON documents (app, collection, \(Self.fieldExpression(field)), pk_key)
                     """)
+                for index in Self.rangeIndexes(field) {
+                    let range = Self.rangeIndex(field, index.ranges[0])!
+                    try db.execute(sql: """
+                        CREATE INDEX IF NOT EXISTS "\(DocumentQueryProbe.indexName(field))\(index.suffix)"
+                        ON documents (app, collection, pk_key) WHERE \(range.condition)
+                        """)
+                }
             }
         }
         indexedFields.insert(fields)

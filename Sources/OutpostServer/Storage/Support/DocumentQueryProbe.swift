@@ -50,7 +50,9 @@ struct DocumentQueryProbe: Sendable, Equatable {
         guard condition.field == "_id" || Self.isIndexable(condition.field) else { return nil }
         field = condition.field
         texts = []
-        ranges = [Self.arrays, Self.links]
+        // A primary key is never an array or a link (storage refuses both as `_id`): a lookup by `_id` is one index
+        // seek per value, not also two ranges.
+        ranges = field == "_id" ? [] : [Self.arrays, Self.links]
         matchesMissing = false
         matchesNothing = condition.values.isEmpty
         var numeric = false
@@ -62,7 +64,7 @@ struct DocumentQueryProbe: Sendable, Equatable {
             case .bool, .string:
                 texts.append(value.extendedJSONText)
             case .objectId, .uuid, .date:
-                let text = value.extendedJSONText
+                let text = PrimaryKeyText.make(value)  // the value's text, an ObjectId's without a buffer
                 texts.append(text)
                 if spacedForms { texts.append(Self.spaced(text)) }
             case .int(let int):
@@ -87,7 +89,9 @@ struct DocumentQueryProbe: Sendable, Equatable {
         // gives one or two texts: no set for those.)
         if texts.count > 1 { texts = Array(Set(texts)).sorted() }
         texts.removeAll { text in
-            ranges.contains { !text.utf8.lexicographicallyPrecedes($0.lower.utf8) && text.utf8.lexicographicallyPrecedes($0.upper.utf8) }
+            // Every range starts with `[` or `{`: a string's or a number's text is in none.
+            guard let first = text.utf8.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") else { return false }
+            return ranges.contains { !text.utf8.lexicographicallyPrecedes($0.lower.utf8) && text.utf8.lexicographicallyPrecedes($0.upper.utf8) }
         }
     }
 
@@ -103,6 +107,9 @@ struct DocumentQueryProbe: Sendable, Equatable {
     var arms: [Arm] {
         texts.map(Arm.equal) + ranges.map(Arm.range) + (matchesMissing ? [.missing] : [])
     }
+
+    /// How many ``arms`` there are, without building them.
+    var armCount: Int { texts.count + ranges.count + (matchesMissing ? 1 : 0) }
 
     enum Arm: Sendable, Equatable {
         case equal(String)

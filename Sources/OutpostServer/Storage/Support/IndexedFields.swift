@@ -15,4 +15,17 @@ final class IndexedFields: Sendable {
         let indexed = fields.withLock { $0 }
         return probes.first { $0.field == "_id" } ?? probes.first { indexed.contains($0.field) }
     }
+
+    /// The same driver as ``driver(of:)`` for `query`'s probes, building only the probes it looks at (a lookup with
+    /// a driver needs no other).
+    func driver(of query: DocumentQuery, spacedForms: Bool) -> DocumentQueryProbe? {
+        for condition in query.conditions where condition.field == "_id" {
+            if let probe = DocumentQueryProbe(condition, spacedForms: spacedForms) { return probe }
+        }
+        let indexed = fields.withLock { $0 }
+        for condition in query.conditions where condition.field != "_id" && indexed.contains(condition.field) {
+            if let probe = DocumentQueryProbe(condition, spacedForms: spacedForms) { return probe }
+        }
+        return nil
+    }
 }
