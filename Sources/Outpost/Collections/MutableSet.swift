@@ -2,7 +2,7 @@ import Foundation
 import OutpostCore
 
 /// An unordered collection of distinct values: `@Persisted var tags: MutableSet<String>`.
-public final class MutableSet<Element: RealmCollectionValue & Hashable>: Sequence, CustomStringConvertible {
+public final class MutableSet<Element: RealmCollectionValue>: Sequence, CustomStringConvertible {
     var unmanaged: [Element] = []
     let accessor: _PropertyAccessor?
 

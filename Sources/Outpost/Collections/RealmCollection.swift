@@ -101,13 +101,13 @@ extension RealmCollection {
     // MARK: Aggregates of a property of the objects
 
     /// The smallest value of a property of the objects (nil when there are none).
-    public func min<T: _StorableValue>(ofProperty property: String) -> T? { _results.min(ofProperty: property) }
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { _results.min(ofProperty: property) }
     /// The largest value of a property of the objects (nil when there are none).
-    public func max<T: _StorableValue>(ofProperty property: String) -> T? { _results.max(ofProperty: property) }
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { _results.max(ofProperty: property) }
     /// The sum of a property of the objects (zero when there are none).
-    public func sum<T: _StorableValue>(ofProperty property: String) -> T { _results.sum(ofProperty: property) }
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType { _results.sum(ofProperty: property) }
     /// The average of a property of the objects (nil when there are none).
-    public func average<T: _StorableValue>(ofProperty property: String) -> T? { _results.average(ofProperty: property) }
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType { _results.average(ofProperty: property) }
 }
 
 extension RealmCollection where Element: ObjectBase {
@@ -129,7 +129,7 @@ extension RealmCollection where Element: ObjectBase {
 
     /// Sorted by the property at a key path: `sorted(by: \.age, ascending: false)`.
     public func sorted<T: _HasPersistedType>(by keyPath: KeyPath<Element, T>, ascending: Bool = true) -> Results<Element>
-    where T.PersistedType: _SortableType {
+    where T.PersistedType: SortableType {
         _results.sorted(by: keyPath, ascending: ascending)
     }
 
@@ -155,7 +155,7 @@ extension RealmCollection where Element: ObjectBase {
     }
 }
 
-extension RealmCollection where Element: _HasPersistedType, Element.PersistedType: _SortableType {
+extension RealmCollection where Element.PersistedType: SortableType {
     /// The values sorted (Realm sorts collections of values by `self`).
     public func sorted(ascending: Bool = true) -> Results<Element> {
         _results.sorted(by: [SortDescriptor(keyPath: "self", ascending: ascending)])
@@ -167,14 +167,14 @@ extension RealmCollection where Element: _HasPersistedType, Element.PersistedTyp
     }
 }
 
-extension RealmCollection where Element: _HasPersistedType, Element.PersistedType: MinMaxType {
+extension RealmCollection where Element.PersistedType: MinMaxType {
     /// The smallest value (nil when there are none; nils are left out).
     public func min() -> Element? { ValueAggregate.min(_storedValues).flatMap(Element._load) }
     /// The largest value (nil when there are none; nils are left out).
     public func max() -> Element? { ValueAggregate.max(_storedValues).flatMap(Element._load) }
 }
 
-extension RealmCollection where Element: _HasPersistedType, Element.PersistedType: AddableType {
+extension RealmCollection where Element.PersistedType: AddableType {
     /// The sum of the values (zero when there are none; nils are left out).
     public func sum() -> Element { Element._load(ValueAggregate.sum(_storedValues)) ?? Element._defaultValue() }
 

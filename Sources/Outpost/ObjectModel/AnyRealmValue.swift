@@ -122,8 +122,8 @@ extension AnyRealmValue: _Persistable, RealmCollectionValue {
 }
 
 /// An enum stored by its raw value: `enum Status: String, PersistableEnum { … }`.
-public protocol PersistableEnum: _PersistableInsideOptional, RealmCollectionValue, _Persistable, RawRepresentable,
-    CaseIterable, Hashable, _HasPersistedType where RawValue: _PersistableInsideOptional, PersistedType == RawValue
+public protocol PersistableEnum: _RealmCollectionValueInsideOptional, _Persistable, RawRepresentable, CaseIterable,
+    MinMaxType, Comparable where RawValue: Comparable & _RealmCollectionValueInsideOptional, PersistedType == RawValue
 {}
 
 extension PersistableEnum {
@@ -131,4 +131,10 @@ extension PersistableEnum {
     public func _store() -> _StoredValue { rawValue._store() }
     public static func _load(_ value: _StoredValue) -> Self? { RawValue._load(value).flatMap { Self(rawValue: $0) } }
     public static func _defaultValue() -> Self { allCases.first! }
+
+    /// Realm's: the first case.
+    public init() { self = Self.allCases.first! }
+
+    /// Realm's: cases order by their raw values.
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

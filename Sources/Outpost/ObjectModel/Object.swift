@@ -10,7 +10,10 @@ import OutpostCore
 ///     @Persisted var complexity: Int
 /// }
 /// ```
-open class Object: ObjectBase, _PersistableInsideOptional, RealmCollectionValue {
+open class Object: ObjectBase, _RealmCollectionValueInsideOptional {
+    /// Realm's: every subclass is stored as an object link.
+    public typealias PersistedType = Object
+
     public required init() {
         super.init()
     }
@@ -35,7 +38,10 @@ open class Object: ObjectBase, _PersistableInsideOptional, RealmCollectionValue 
 
 /// An object that lives only inside another object (a property, list or map of its parent), is
 /// deleted with its parent and has no primary key.
-open class EmbeddedObject: ObjectBase, _PersistableInsideOptional, RealmCollectionValue {
+open class EmbeddedObject: ObjectBase, _RealmCollectionValueInsideOptional {
+    /// Realm's: every subclass is stored as an embedded object.
+    public typealias PersistedType = EmbeddedObject
+
     public required init() {
         super.init()
     }

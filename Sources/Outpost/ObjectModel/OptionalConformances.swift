@@ -15,7 +15,7 @@ extension Optional: _StorableValue where Wrapped: _PersistableInsideOptional {
     public static func _defaultValue() -> Self { nil }
 }
 
-extension Optional: RealmCollectionValue where Wrapped: _PersistableInsideOptional {}
+extension Optional: RealmCollectionValue where Wrapped: _RealmCollectionValueInsideOptional {}
 extension Optional: _PrimaryKey where Wrapped: _PrimaryKey {}
 
 extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {

@@ -31,8 +31,22 @@ public protocol _StorableValue {
 /// Types that can be stored inside an `Optional` property (`@Persisted var x: Int?`).
 public protocol _PersistableInsideOptional: _StorableValue {}
 
-/// The element type of `List`, `MutableSet` and `Map` (Realm's name).
-public protocol RealmCollectionValue: _StorableValue {}
+/// The element type of `List`, `MutableSet`, `Map` and `Results` (Realm's name and shape): hashable, with the type it
+/// is stored as (`PersistedType`, itself a collection value), which generic code constrains (`V.PersistedType:
+/// MinMaxType`).
+public protocol RealmCollectionValue: _StorableValue, Hashable, _HasPersistedType where PersistedType: RealmCollectionValue {
+    /// The value of a new element or property never set (Realm's name).
+    static func _rlmDefaultValue() -> Self
+}
+
+extension RealmCollectionValue {
+    public static func _rlmDefaultValue() -> Self { _defaultValue() }
+}
+
+/// A collection value that may also be the `Wrapped` of an optional element (`List<Int?>`); every collection value
+/// but `AnyRealmValue`, which holds its own null (Realm's name).
+public protocol _RealmCollectionValueInsideOptional: RealmCollectionValue, _PersistableInsideOptional
+    where PersistedType: _RealmCollectionValueInsideOptional {}
 
 /// The primary key types (Realm's `_PrimaryKey`).
 public protocol _PrimaryKey {}

@@ -1,7 +1,7 @@
 import Foundation
 import OutpostCore
 
-extension Bool: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
+extension Bool: _Persistable, _RealmCollectionValueInsideOptional {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.bool) }
     public func _store() -> _StoredValue { .bool(self) }
     public static func _load(_ value: _StoredValue) -> Bool? {
@@ -13,8 +13,7 @@ extension Bool: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
 }
 
 /// Integer types share one stored form (Realm stores every integer width as `int`).
-public protocol _PersistableInteger: FixedWidthInteger, _Persistable, RealmCollectionValue,
-    _PersistableInsideOptional, _PrimaryKey {}
+public protocol _PersistableInteger: FixedWidthInteger, _Persistable, _RealmCollectionValueInsideOptional, _PrimaryKey {}
 
 extension _PersistableInteger {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.int) }
@@ -35,7 +34,7 @@ extension Int16: _PersistableInteger {}
 extension Int32: _PersistableInteger {}
 extension Int64: _PersistableInteger {}
 
-extension Float: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
+extension Float: _Persistable, _RealmCollectionValueInsideOptional {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.float) }
     public func _store() -> _StoredValue { .float(self) }
     public static func _load(_ value: _StoredValue) -> Float? {
@@ -49,7 +48,7 @@ extension Float: _Persistable, RealmCollectionValue, _PersistableInsideOptional 
     public static func _defaultValue() -> Float { 0 }
 }
 
-extension Double: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
+extension Double: _Persistable, _RealmCollectionValueInsideOptional {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.double) }
     public func _store() -> _StoredValue { .double(self) }
     public static func _load(_ value: _StoredValue) -> Double? {
@@ -63,7 +62,7 @@ extension Double: _Persistable, RealmCollectionValue, _PersistableInsideOptional
     public static func _defaultValue() -> Double { 0 }
 }
 
-extension String: _Persistable, RealmCollectionValue, _PersistableInsideOptional, _PrimaryKey {
+extension String: _Persistable, _RealmCollectionValueInsideOptional, _PrimaryKey {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.string) }
     public func _store() -> _StoredValue { .string(self) }
     public static func _load(_ value: _StoredValue) -> String? {
@@ -73,7 +72,7 @@ extension String: _Persistable, RealmCollectionValue, _PersistableInsideOptional
     public static func _defaultValue() -> String { "" }
 }
 
-extension Data: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
+extension Data: _Persistable, _RealmCollectionValueInsideOptional {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.data) }
     public func _store() -> _StoredValue { .data(self) }
     public static func _load(_ value: _StoredValue) -> Data? {
@@ -83,7 +82,7 @@ extension Data: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
     public static func _defaultValue() -> Data { Data() }
 }
 
-extension Date: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
+extension Date: _Persistable, _RealmCollectionValueInsideOptional {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.date) }
     public func _store() -> _StoredValue { .date(self) }
     public static func _load(_ value: _StoredValue) -> Date? {
@@ -93,7 +92,7 @@ extension Date: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
     public static func _defaultValue() -> Date { Date(timeIntervalSince1970: 0) }
 }
 
-extension UUID: _Persistable, RealmCollectionValue, _PersistableInsideOptional, _PrimaryKey {
+extension UUID: _Persistable, _RealmCollectionValueInsideOptional, _PrimaryKey {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.uuid) }
     public func _store() -> _StoredValue { .uuid(self) }
     public static func _load(_ value: _StoredValue) -> UUID? {
@@ -103,7 +102,7 @@ extension UUID: _Persistable, RealmCollectionValue, _PersistableInsideOptional, 
     public static func _defaultValue() -> UUID { UUID() }
 }
 
-extension ObjectId: _Persistable, RealmCollectionValue, _PersistableInsideOptional, _PrimaryKey {
+extension ObjectId: _Persistable, _RealmCollectionValueInsideOptional, _PrimaryKey {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.objectId) }
     public func _store() -> _StoredValue { .objectId(self) }
     public static func _load(_ value: _StoredValue) -> ObjectId? {
@@ -113,7 +112,7 @@ extension ObjectId: _Persistable, RealmCollectionValue, _PersistableInsideOption
     public static func _defaultValue() -> ObjectId { ObjectId.generate() }
 }
 
-extension Decimal128: _Persistable, RealmCollectionValue, _PersistableInsideOptional {
+extension Decimal128: _Persistable, _RealmCollectionValueInsideOptional {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.decimal128) }
     public func _store() -> _StoredValue { .decimal128(self) }
     public static func _load(_ value: _StoredValue) -> Decimal128? {

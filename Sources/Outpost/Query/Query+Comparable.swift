@@ -78,7 +78,7 @@ extension Query where T: Comparable {
     }
 }
 
-extension Query where T: _QueryOptional, T.Wrapped: Comparable {
+extension Query where T: OptionalProtocol, T.Wrapped: Comparable {
     /// `lowerBound <= value < upperBound` on an optional property (null never matches).
     public func contains(_ range: Range<T.Wrapped>) -> Query<Bool> {
         Query<Bool>(.and(
@@ -99,7 +99,7 @@ extension Query where T: PersistableEnum {
     public var rawValue: Query<T.RawValue> { Query<T.RawValue>(node) }
 }
 
-extension Query where T: _QueryOptional, T.Wrapped: PersistableEnum {
+extension Query where T: OptionalProtocol, T.Wrapped: PersistableEnum {
     /// The query on the optional enum's raw value.
     public var rawValue: Query<T.Wrapped.RawValue?> { Query<T.Wrapped.RawValue?>(node) }
 }

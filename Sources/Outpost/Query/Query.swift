@@ -136,7 +136,7 @@ extension Query where T == Bool {
     }
 }
 
-extension Query where T: _QueryOptional, T.Wrapped: ObjectBase {
+extension Query where T: OptionalProtocol, T.Wrapped: ObjectBase {
     /// A property of an optional link or embedded object: `$0.favorite.name`, `$0.address.city`.
     public subscript<V>(dynamicMember member: KeyPath<T.Wrapped, V>) -> Query<V> {
         Query<V>(node.appending(Query<T.Wrapped>.components(of: member), startsCollection: Self.isCollection(V.self)))

@@ -18,8 +18,12 @@ public protocol _QueryString: _QueryBinary {}
 /// Tag protocol for the types the substring operators (`contains`, `starts(with:)`, …) apply to.
 public protocol _QueryBinary {}
 
-/// Tag protocol for the types `Results.sorted(by:ascending:)` accepts as a sort key.
-public protocol _SortableType {}
+/// Tag protocol for the types `sorted(ascending:)` and key-path sorts accept (Realm's name). Outpost also sorts
+/// `Bool`, `ObjectId` and `UUID`, which Realm does not.
+public protocol SortableType {}
+
+/// Tag protocol for the elements `sorted(byKeyPath:)` and key-path sorts apply to: objects (Realm's name).
+public protocol KeypathSortable {}
 
 /// Tag protocol for the types `min(of:)` and `max(of:)` apply to (Realm's name).
 public protocol MinMaxType {}
@@ -38,12 +42,18 @@ public protocol _QueryKeyedCollection {
     associatedtype Value
 }
 
-/// An optional the query builder can look through (`$0.favorite.name` on a `Dog?` link).
-public protocol _QueryOptional {
+/// An optional, for generic code over optional and non-optional values (Realm's name): the query builder looks
+/// through it (`$0.favorite.name` on a `Dog?` link).
+public protocol OptionalProtocol {
     associatedtype Wrapped
+    /// The wrapped value (traps on nil); generic code uses it to name `Wrapped` (Realm's).
+    func _rlmInferWrappedType() -> Wrapped
 }
 
-extension Optional: _QueryOptional {}
+extension Optional: OptionalProtocol {
+    public func _rlmInferWrappedType() -> Wrapped { self! }
+}
+extension ObjectBase: KeypathSortable {}
 extension List: _QueryCollection {}
 extension MutableSet: _QueryCollection {}
 extension LinkingObjects: _QueryCollection {}
@@ -51,49 +61,49 @@ extension Map: _QueryKeyedCollection {}
 
 // MARK: Conformances
 
-extension Bool: _HasPersistedType, _SortableType {
+extension Bool: _HasPersistedType, SortableType {
     public typealias PersistedType = Bool
 }
-extension Int: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+extension Int: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType, AddableType {
     public typealias PersistedType = Int
 }
-extension Int8: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+extension Int8: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType, AddableType {
     public typealias PersistedType = Int8
 }
-extension Int16: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+extension Int16: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType, AddableType {
     public typealias PersistedType = Int16
 }
-extension Int32: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+extension Int32: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType, AddableType {
     public typealias PersistedType = Int32
 }
-extension Int64: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+extension Int64: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType, AddableType {
     public typealias PersistedType = Int64
 }
-extension Float: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+extension Float: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType, AddableType {
     public typealias PersistedType = Float
 }
-extension Double: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+extension Double: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType, AddableType {
     public typealias PersistedType = Double
 }
-extension Decimal128: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType, AddableType {
+extension Decimal128: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType, AddableType {
     public typealias PersistedType = Decimal128
 }
-extension Date: _HasPersistedType, _QueryNumeric, _SortableType, MinMaxType {
+extension Date: _HasPersistedType, _QueryNumeric, SortableType, MinMaxType {
     public typealias PersistedType = Date
 }
-extension String: _HasPersistedType, _QueryString, _SortableType {
+extension String: _HasPersistedType, _QueryString, SortableType {
     public typealias PersistedType = String
 }
-extension Data: _HasPersistedType, _QueryBinary {
+extension Data: _HasPersistedType, _QueryBinary, SortableType {
     public typealias PersistedType = Data
 }
-extension ObjectId: _HasPersistedType, _SortableType {
+extension ObjectId: _HasPersistedType, SortableType {
     public typealias PersistedType = ObjectId
 }
-extension UUID: _HasPersistedType, _SortableType {
+extension UUID: _HasPersistedType, SortableType {
     public typealias PersistedType = UUID
 }
-extension AnyRealmValue: _HasPersistedType, _QueryNumeric, _SortableType {
+extension AnyRealmValue: _HasPersistedType, _QueryNumeric, SortableType {
     public typealias PersistedType = AnyRealmValue
 }
 
@@ -107,6 +117,6 @@ extension Optional: _HasPersistedType where Wrapped: _HasPersistedType & _Persis
 extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
 extension Optional: _QueryString where Wrapped: _QueryString {}
 extension Optional: _QueryBinary where Wrapped: _QueryBinary {}
-extension Optional: _SortableType where Wrapped: _SortableType {}
+extension Optional: SortableType where Wrapped: SortableType {}
 extension Optional: MinMaxType where Wrapped: MinMaxType {}
 extension Optional: AddableType where Wrapped: AddableType {}

@@ -4,7 +4,7 @@ import OutpostCore
 extension Results where Element: ObjectBase {
     /// Sorted by the property at a key path: `sorted(by: \.age, ascending: false)`.
     public func sorted<T: _HasPersistedType>(by keyPath: KeyPath<Element, T>, ascending: Bool = true)
-        -> Results<Element> where T.PersistedType: _SortableType
+        -> Results<Element> where T.PersistedType: SortableType
     {
         sorted(byKeyPath: _name(for: keyPath), ascending: ascending)
     }

@@ -47,12 +47,12 @@ extension Results {
     }
 
     /// The minimum value of a property (nil when empty).
-    public func min<T: _StorableValue>(ofProperty property: String) -> T? { value(aggregate("min", property), property, as: T.self) }
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { value(aggregate("min", property), property, as: T.self) }
     /// The maximum value of a property (nil when empty).
-    public func max<T: _StorableValue>(ofProperty property: String) -> T? { value(aggregate("max", property), property, as: T.self) }
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { value(aggregate("max", property), property, as: T.self) }
 
     /// The sum of a property (zero when empty).
-    public func sum<T: _StorableValue>(ofProperty property: String) -> T {
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         let raw = aggregate("total", property)
         guard let (_, p) = table.property(named: property) else { return T._defaultValue() }
         if p.type == .decimal128, case .text(let t) = raw {  // `total` of decimals is summed in Swift, as text
@@ -63,7 +63,7 @@ extension Results {
     }
 
     /// The average of a property (nil when empty).
-    public func average<T: _StorableValue>(ofProperty property: String) -> T? {
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         let raw = aggregate("avg", property)
         guard let (_, p) = table.property(named: property) else { return nil }
         if p.type == .decimal128, case .text(let t) = raw { return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) }

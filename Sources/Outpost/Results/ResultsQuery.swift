@@ -41,7 +41,11 @@ struct ResultsQuery {
                 throw QueryError(.invalidKeyPath, "Cannot \(sorting ? "sort" : "distinct") on key path '\(keyPath)': "
                     + "a collection of \(values.realmName) values has only 'self'")
             }
-            let collation = values == .decimal128 ? " COLLATE \(Decimal128Collation.name)" : ""
+            let collation = switch values {
+            case .decimal128: " COLLATE \(Decimal128Collation.name)"
+            case .data: " COLLATE \(Base64BytesCollation.name)"
+            default: ""
+            }
             return "e0.value\(collation)" + (sorting ? (ascending ? " ASC" : " DESC") : "")
         }
         // A table's rows are keyed by their rowid: one column. A collection's by their place in it: a second one.

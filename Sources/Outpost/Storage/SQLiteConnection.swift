@@ -27,6 +27,7 @@ final class SQLiteConnection {
         // Writers wait for each other (Realm blocks on the write lock rather than failing).
         sqlite3_busy_timeout(db, 600_000)
         Decimal128Collation.register(on: db)
+        Base64BytesCollation.register(on: db)
         FoldFunction.register(on: db)
     }
 
