@@ -205,7 +205,8 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
 
     // MARK: Filtering and sorting
 
-    /// Results matching a query in Realm's query language; `%@` or `$0` take the arguments.
+    /// Results matching a query in Realm's query language; `%@` (or `%d`, `%f`, …) or `$0` take the arguments as
+    /// values, `%K` as a key path.
     /// Malformed text traps with the position and token; use `filter(safe:)` for user input.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         do {
@@ -218,7 +219,8 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     /// Like `filter(_:_:)`, but returns malformed text as a `QueryError` instead of trapping.
     /// Outpost-only API (Realm has no throwing variant), for query text that comes from users.
     public func filter(checked predicateFormat: String, _ args: [Any]) throws -> Results<Element> {
-        let parsed = try QueryParser.parse(predicateFormat)
+        let (format, args) = try QueryFormat.substitutingKeyPaths(predicateFormat, args)
+        let parsed = try QueryParser.parse(format)
         var q = query
         q.filters.append((parsed.predicate, args))
         q.suffixes += parsed.suffixes

@@ -69,6 +69,7 @@ enum SubscriptionQueryText {
 
     static func text(_ format: String, _ args: [Any], realm: RealmInstance) -> String {
         do {
+            let (format, args) = try QueryFormat.substitutingKeyPaths(format, args)
             return bind(try QueryParser.parsePredicate(format), args, realm: realm)
         } catch {
             fatalError("Invalid subscription query '\(format)': \(error)")

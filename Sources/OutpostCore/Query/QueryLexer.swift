@@ -45,8 +45,12 @@ struct QueryLexer {
         case "@":
             return try collectionOperator()
         case "%":
-            guard peek(1) == "@" else { throw error(.syntax, "unexpected character", from: start, length: 1) }
-            index += 2
+            // `%@`, and the number specifiers Realm's predicate formats accept (`%d`, `%ld`, `%f`, …): each takes the
+            // next argument, as it is (`%K` is replaced before parsing, by ``QueryFormat``).
+            guard let length = QueryFormat.argumentSpecifierLength(chars, at: index) else {
+                throw error(.syntax, "unexpected character", from: start, length: 1)
+            }
+            index += length
             return token(.positionalArgument, from: start)
         case "$" where peek(1)?.isQueryDigit == true:
             return try argument()
