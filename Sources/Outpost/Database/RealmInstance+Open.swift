@@ -225,20 +225,31 @@ extension RealmInstance {
 
     /// Creates missing tables, columns and indexes (in a write transaction of its own if needed).
     func applySchema(types: [ObjectBase.Type], plan: SchemaPlan) throws {
-        // Indexes the file has are not created again: an open of an unchanged file then writes nothing (it wrote a
-        // transaction at every open before, and waited for SQLite's lock behind any writer of the file).
-        let existingIndexes = Set(try connection.cached("SELECT name FROM sqlite_master WHERE type = 'index'").rows()
-            .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } })
-        let statements = plan.additiveSQL(existingIndexes: existingIndexes)
-        let needsWrite = !statements.isEmpty || configuration.schemaVersion > schemaVersion
+        let needsWrite = try !additiveStatements(plan).isEmpty || configuration.schemaVersion > schemaVersion
         if needsWrite && !isReadOnly {
             if isInWriteTransaction { tablesAddedInWrite += types }
             try withSchemaTransaction {
-                for sql in statements { try connection.execute(sql) }
+                // Read again under the write lock: another connection (a thread or process opening the same new
+                // file at the same moment) may have added these tables since this one read the schema.
+                try readStoredSchema()
+                let current = SchemaPlan(stored: storedSchemas, code: plan.code)
+                if !current.breakingChanges.isEmpty {
+                    throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:"
+                        + current.breakingChanges.map { "\n- \($0)" }.joined(), fileURL: URL(fileURLWithPath: path))
+                }
+                for sql in try additiveStatements(current) { try connection.execute(sql) }
                 try storeSchemas(types: types)
             }
         }
         installTables(types)
+    }
+
+    /// The statements that bring the file to `plan`'s classes. Indexes the file has are not created again: an open
+    /// of an unchanged file then writes nothing (and does not wait for SQLite's lock behind a writer of the file).
+    private func additiveStatements(_ plan: SchemaPlan) throws -> [String] {
+        let existingIndexes = Set(try connection.cached("SELECT name FROM sqlite_master WHERE type = 'index'").rows()
+            .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } })
+        return plan.additiveSQL(existingIndexes: existingIndexes)
     }
 
     /// After a rollback: the rolled-back transaction took the tables it added with it, but this instance (and any
