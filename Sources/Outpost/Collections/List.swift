@@ -36,6 +36,22 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     // MARK: Collection
 
+    /// The elements as they are when the loop begins (see ``RLMIterator``).
+    public func makeIterator() -> RLMIterator<Element> {
+        guard let accessor else {
+            var base = unmanaged.makeIterator()
+            return RLMIterator { base.next() }
+        }
+        let items = storedElements
+        var index = 0
+        return RLMIterator {
+            guard index < items.count else { return nil }
+            defer { index += 1 }
+            accessor.eventRecordLinkRead(items[index])  // an element object is a read (event library)
+            return Element._load(items[index]) ?? Element._defaultValue()
+        }
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { accessor == nil ? unmanaged.count : storedElements.count }
 

@@ -98,10 +98,10 @@ final class Notifier {
         }
     }
 
-    /// Calls every `Realm.observe` block.
+    /// Calls every `Realm.observe` block, but those whose tokens the commit being made skips.
     func notifyRealmObservers(_ notification: Realm.Notification) {
         realmObservers.removeAll { $0.state.isCancelled }
-        for observer in realmObservers where !observer.state.isCancelled {
+        for observer in realmObservers where !observer.state.isCancelled && !skipped.contains(ObjectIdentifier(observer.state)) {
             observer.block(notification)
         }
     }

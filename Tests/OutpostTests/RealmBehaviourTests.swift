@@ -1,0 +1,66 @@
+import Foundation
+import Outpost
+import OutpostTesting
+import Testing
+
+/// Behaviours Realm's own tests rely on, each in the form those tests use.
+@Suite struct RealmBehaviourTests {
+    /// Two `Realm(configuration:)` calls on one thread are one instance: one write transaction.
+    @Test func twoRealmsShareTheWrite() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let config = dir.configuration(objectTypes: ThreadingFixture.types)
+        let a = try Realm(configuration: config)
+        let b = try Realm(configuration: config)
+        a.beginWrite()
+        #expect(b.isInWriteTransaction)
+        b.add(TSPerson(id: 1, name: "x"))
+        #expect(a.objects(TSPerson.self).count == 1)
+        try a.commitWrite()
+    }
+    /// `write(withoutNotifying:)` also skips a `Realm.observe` block whose token it is given.
+    @Test func withoutNotifyingSkipsRealmObserver() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
+        var calls = 0
+        let token = realm.observe { _, _ in calls += 1 }
+        try realm.write(withoutNotifying: [token]) { realm.add(TSPerson(id: 1, name: "x")) }
+        #expect(calls == 0)
+        try realm.write { realm.add(TSPerson(id: 2, name: "y")) }
+        #expect(calls == 1)
+        token.invalidate()
+    }
+    /// A loop over a managed list walks the elements it had when it began (Realm: a snapshot in a write).
+    @Test func iteratingAListWhileAppendingEnds() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
+        let p = TSPerson(id: 1, name: "x")
+        try realm.write {
+            realm.add(p)
+            p.dogs.append(TSDog())
+            p.dogs.append(TSDog())
+            var n = 0
+            for d in p.dogs { p.dogs.append(d); n += 1; if n > 10 { break } }
+            #expect(n == 2)
+        }
+    }
+    @Test func averageOfProperty() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
+        try realm.write { for a in [1, 2] { let d = TSDog(); d.age = a; realm.add(d) } }
+        let avg: Double? = realm.objects(TSDog.self).average(ofProperty: "age")
+        #expect(avg == 1.5)
+        let avgInt: Int? = realm.objects(TSDog.self).average(ofProperty: "age")
+        #expect(avgInt == 1)
+    }
+    /// `invalidate()` invalidates lists read before it; results read again.
+    @Test func invalidateResults() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
+        try realm.write { realm.add(TSPerson(id: 1, name: "x")) }
+        let results = realm.objects(TSPerson.self)
+        let list = realm.objects(TSPerson.self).first!.dogs
+        realm.invalidate()
+        #expect(list.isInvalidated)
+        #expect(results.count == 1)
+    }
+}
