@@ -63,4 +63,34 @@ import Testing
         #expect(list.isInvalidated)
         #expect(results.count == 1)
     }
+
+    /// Sorting or deduplicating on a property that does not exist traps at the call, with Realm's text.
+    @Test func aSortOnAMissingPropertyTrapsAtOnce() async throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let path = dir.file().path
+        for (operation, expected) in [
+            ("sort", "Cannot sort on key path 'noSuchCol': property 'TSPerson.noSuchCol' does not exist"),
+            ("descriptors", "Cannot sort on key path 'noSuchCol': property 'TSPerson.noSuchCol' does not exist"),
+            ("nested", "Cannot sort on key path 'dogs.noSuchCol': property 'TSDog.noSuchCol' does not exist"),
+            ("distinct", "Cannot distinct on key path 'noSuchCol': property 'TSPerson.noSuchCol' does not exist"),
+        ] {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                [path = path as String, operation = operation as String] in
+                let realm = try Realm(configuration: Realm.Configuration(
+                    fileURL: URL(fileURLWithPath: path), objectTypes: ThreadingFixture.types))
+                let people = realm.objects(TSPerson.self)
+                switch operation {
+                case "sort": _ = people.sorted(byKeyPath: "noSuchCol")
+                case "descriptors": _ = people.sorted(by: [SortDescriptor(keyPath: "noSuchCol")])
+                case "nested": _ = people.sorted(byKeyPath: "dogs.noSuchCol")
+                default: _ = people.distinct(by: ["noSuchCol"])
+                }
+            }
+            let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(text.contains(expected), "\(operation): \(text)")
+        }
+        // A property that exists sorts as before.
+        let realm = try await Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
+        #expect(realm.objects(TSPerson.self).sorted(byKeyPath: "name").count == 0)
+    }
 }

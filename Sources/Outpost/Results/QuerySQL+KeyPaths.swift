@@ -64,7 +64,8 @@ extension QuerySQL {
             throw QueryError(.invalidKeyPath, "key path must start with a property name in '\(table.className)'")
         }
         guard let (_, property) = table.property(named: name) else {
-            throw QueryError(.invalidKeyPath, "'\(table.className)' has no property '\(name)'")
+            // The token names the missing property (`Class.name`), for the texts of sorts and distincts.
+            throw QueryError(.invalidKeyPath, "'\(table.className)' has no property '\(name)'", token: "\(table.className).\(name)")
         }
         let rest = components.dropFirst()
         let column = "\(alias).\(SQL.quote(name))"

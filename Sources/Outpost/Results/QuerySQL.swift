@@ -66,15 +66,27 @@ struct QuerySQL {
     mutating func orderTerm(_ keyPath: QueryKeyPath, ascending: Bool, table: TableInfo, alias: String) throws(QueryError)
         -> String
     {
-        guard case .term(let term) = try resolve(keyPath, table: table, alias: alias) else {
+        guard case .term(let term) = try resolve(keyPath, table: table, alias: alias, for: "sort") else {
             throw QueryError(.invalidKeyPath, "Cannot sort on key path '\(keyPath)': sorting on collections is not supported")
         }
         return "\(term.sql)\(term.type == .decimal128 ? " COLLATE \(Decimal128Collation.name)" : "") \(ascending ? "ASC" : "DESC")"
     }
 
+    /// `resolve` for a sort or distinct, a missing property reported in Realm's words for them.
+    private mutating func resolve(_ keyPath: QueryKeyPath, table: TableInfo, alias: String, for operation: String)
+        throws(QueryError) -> Path
+    {
+        do {
+            return try resolve(keyPath, table: table, alias: alias)
+        } catch where error.kind == .invalidKeyPath && error.token != nil && error.position == nil {
+            throw QueryError(.invalidKeyPath,
+                "Cannot \(operation) on key path '\(keyPath)': property '\(error.token!)' does not exist")
+        }
+    }
+
     /// The SQL expression of a key path to a single value (for `DISTINCT`).
     mutating func expression(_ keyPath: QueryKeyPath, table: TableInfo, alias: String) throws(QueryError) -> String {
-        guard case .term(let term) = try resolve(keyPath, table: table, alias: alias) else {
+        guard case .term(let term) = try resolve(keyPath, table: table, alias: alias, for: "distinct") else {
             throw QueryError(.invalidKeyPath, "Cannot distinct on key path '\(keyPath)': it is not a single value")
         }
         return term.type == .decimal128 ? "\(term.sql) COLLATE \(Decimal128Collation.name)" : term.sql

@@ -246,6 +246,18 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         var q = query
         q.suffixes.append(.sort(descriptors.map { ParsedQuery.SortKey(keyPath: $0.queryKeyPath, ascending: $0.ascending) }))
+        return validated(q)
+    }
+
+    /// `q` as results, after checking its key paths now (Realm traps at the call, not when the results are read).
+    private func validated(_ q: ResultsQuery) -> Results<Element> {
+        if !table.isMissing {
+            do {
+                _ = try q.sql(table: table, realm: instance, source: source, values: valueType)
+            } catch {
+                fatalError(error.message)
+            }
+        }
         return with(q)
     }
 
@@ -253,7 +265,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         var q = query
         q.suffixes.append(.distinct(keyPaths.map { SortDescriptor(keyPath: $0).queryKeyPath }))
-        return with(q)
+        return validated(q)
     }
 
     public var description: String {
