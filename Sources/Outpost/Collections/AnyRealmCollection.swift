@@ -26,7 +26,11 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     public var first: Element? { base.first }
     public var last: Element? { base.last }
     public var _results: Results<Element> { base._results }
-    public var description: String { base.description }
+    public var description: String {
+        CollectionDescription.describe("AnyRealmCollection", typeName: CollectionDescription.typeName(Element.self),
+                                       address: nil, count: count, elements: (0..<count).lazy.map { self[$0] as Any },
+                                       depth: CollectionDescription.maxDepth)
+    }
 
     /// The element at `position` of the wrapped collection's order.
     public subscript(position: Int) -> Element {

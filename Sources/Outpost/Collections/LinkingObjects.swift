@@ -14,7 +14,12 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequen
     public var last: Element? { results?.last }
     /// The Realm of the owning object; nil when unmanaged.
     public var realm: Realm? { accessor.map { Realm(instance: $0.row.realm) } }
-    public var description: String { "LinkingObjects<\(Element.className())> <\(count) objects>" }
+    public var description: String { _description(depth: CollectionDescription.maxDepth) }
+
+    func _description(depth: Int) -> String {
+        CollectionDescription.describe("LinkingObjects", typeName: Element.className(), address: nil, count: count,
+                                       elements: self.lazy.map { $0 as Any }, depth: depth)
+    }
     public subscript(index: Int) -> Element { results![index] }
     public func makeIterator() -> AnyIterator<Element> {
         guard let results else { return AnyIterator { nil } }

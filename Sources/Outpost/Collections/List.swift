@@ -133,7 +133,12 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         elements.firstIndex(of: object)
     }
 
-    public var description: String { "List<\(Element.self)> <\(count) elements>" }
+    public var description: String { _description(depth: CollectionDescription.maxDepth) }
+
+    func _description(depth: Int) -> String {
+        CollectionDescription.describe("List", typeName: CollectionDescription.typeName(Element.self), address: self,
+                                       count: count, elements: self.lazy.map { $0 as Any }, depth: depth)
+    }
 }
 
 extension List: _Persistable {

@@ -76,7 +76,15 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         update { d in for (k, v) in other { d[k] = d[k].map { combine($0, v) } ?? v } }
     }
 
-    public var description: String { "Map<\(Key.self), \(Value.self)> <\(count) entries>" }
+    public var description: String { _description(depth: CollectionDescription.maxDepth) }
+
+    func _description(depth: Int) -> String {
+        let entries = storedEntries
+        return CollectionDescription.describeMap(
+            "Map", keyTypeName: "string", typeName: CollectionDescription.typeName(Value.self), address: self,
+            count: entries.count,
+            entries: entries.lazy.map { ($0.0, (Value._load($0.1) ?? Value._defaultValue()) as Any) }, depth: depth)
+    }
 }
 
 extension Map: _Persistable {

@@ -91,7 +91,12 @@ public final class MutableSet<Element: RealmCollectionValue>: Sequence, CustomSt
     public func isSubset(of other: MutableSet<Element>) -> Bool { Set(elements).isSubset(of: Set(other.elements)) }
     public func intersects(_ other: MutableSet<Element>) -> Bool { !Set(elements).isDisjoint(with: Set(other.elements)) }
 
-    public var description: String { "MutableSet<\(Element.self)> <\(count) elements>" }
+    public var description: String { _description(depth: CollectionDescription.maxDepth) }
+
+    func _description(depth: Int) -> String {
+        CollectionDescription.describe("MutableSet", typeName: CollectionDescription.typeName(Element.self),
+                                       address: self, count: count, elements: self.lazy.map { $0 as Any }, depth: depth)
+    }
 }
 
 extension MutableSet: _Persistable {

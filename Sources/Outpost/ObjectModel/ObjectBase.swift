@@ -62,24 +62,18 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         }
     }
 
-    open var description: String {
-        let schema = objectSchema
-        if isInvalidated { return "[invalid object]" }
-        var lines: [String] = []
-        for property in schema.properties where property.type != .linkingObjects {
-            lines.append("\t\(property.name) = \(describeProperty(property.name));")
-        }
-        return "\(schema.className) {\n" + lines.joined(separator: "\n") + "\n}"
-    }
+    /// Realm's: the class and each property (`\tname = value;`), linked objects and collections nested, 5 levels deep.
+    open var description: String { _description(depth: CollectionDescription.maxDepth) }
 
-    private func describeProperty(_ name: String) -> String {
-        guard let value = PropertyReflection.value(of: self, property: name) else { return "nil" }
-        switch value {
-        case .value(let v): return v.debugText
-        case .list(let l): return "List<\(l.count) elements>"
-        case .set(let s): return "MutableSet<\(s.count) elements>"
-        case .map(let m): return "Map<\(m.count) entries>"
-        case .computed: return "LinkingObjects"
+    func _description(depth: Int) -> String {
+        guard depth > 0 else { return "<Maximum depth exceeded>" }
+        if isInvalidated { return "[invalid object]" }
+        let schema = objectSchema
+        var text = "\(schema.className) {\n"
+        for property in schema.properties where property.type != .linkingObjects {
+            let value = CollectionDescription.describe(self[property.name], depth: depth - 1)
+            text += "\t\(property.name) = \(value.replacingOccurrences(of: "\n", with: "\n\t"));\n"
         }
+        return text + "}"
     }
 }

@@ -268,8 +268,12 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
         return validated(q)
     }
 
-    public var description: String {
-        "Results<\(table.className)> <\(count) objects>"
+    public var description: String { _description(depth: CollectionDescription.maxDepth) }
+
+    func _description(depth: Int) -> String {
+        CollectionDescription.describe("Results", typeName: CollectionDescription.typeName(Element.self),
+                                       address: instance, count: count, elements: self.lazy.prefix(CollectionDescription.maxElements).map { $0 as Any },
+                                       depth: depth)
     }
 }
 

@@ -235,7 +235,7 @@ final class CQOwner: Object {
         #expect(rex.owners.realm != nil)
         #expect(rex.owners.filter("id == 1").count == 1)
         #expect(rex.owners.sum(ofProperty: "id") as Int == 1)
-        #expect(rex.owners.description == "LinkingObjects<CQOwner> <1 objects>")
+        #expect(rex.owners.description.hasPrefix("LinkingObjects<CQOwner> <0x0> (\n\t[0] CQOwner {\n\t\tid = 1;"))
     }
 
     @Test func genericCodeRunsOnEveryKindOfCollection() throws {
