@@ -5,6 +5,8 @@ import OutpostCore
 /// `@Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>`.
 public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequence, CustomStringConvertible {
     let accessor: _PropertyAccessor?
+    /// Which read of the property this is (Realm's equality: copies are equal, two reads are not).
+    let identity = CollectionIdentity()
 
     var results: Results<Element>? { accessor.map { $0.collectionResults() } }
 
