@@ -1,32 +1,24 @@
 /// Collections encode as their elements (a map as an object of its entries), as Realm's do, and lists, sets and maps
 /// decode into unmanaged collections.
 extension List: Encodable where Element: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeElements(to: encoder) }
 }
 
 extension List: Decodable where Element: Decodable {
     public convenience init(from decoder: any Decoder) throws {
         self.init()
-        var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd { append(try container.decode(Element.self)) }
+        try Self.decodeElements(from: decoder, into: append)
     }
 }
 
 extension MutableSet: Encodable where Element: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeElements(to: encoder) }
 }
 
 extension MutableSet: Decodable where Element: Decodable {
     public convenience init(from decoder: any Decoder) throws {
         self.init()
-        var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd { insert(try container.decode(Element.self)) }
+        try Self.decodeElements(from: decoder, into: insert)
     }
 }
 
@@ -48,9 +40,22 @@ extension Map: Decodable where Key: Decodable, Value: Decodable {
 }
 
 extension Results: Encodable where Element: Encodable {
-    public func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws { try encodeElements(to: encoder) }
+}
+
+extension Sequence where Element: Encodable {
+    /// The elements as an unkeyed container (an array).
+    fileprivate func encodeElements(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         for element in self { try container.encode(element) }
+    }
+}
+
+extension Sequence where Element: Decodable {
+    /// Each element of an unkeyed container (an array), handed to `add`.
+    fileprivate static func decodeElements(from decoder: any Decoder, into add: (Element) -> Void) throws {
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd { add(try container.decode(Element.self)) }
     }
 }
 
