@@ -137,6 +137,8 @@ import Testing
             #expect(!owner.contains("Seq Scan"), "\(owner)")
             let id = try await storage.matchingQueryPlan(appId: "app", collection: "Item", Self.idQuery).joined(separator: "\n")
             #expect(id.contains("documents_pkey"), "\(id)")
+            // Not an index that merely ends with `pk_key` (it has to walk the collection's entries).
+            #expect(!id.contains(DocumentQueryProbe.indexName("ownerId")), "\(id)")
             #expect(!id.contains("Seq Scan"), "\(id)")
         }
     }

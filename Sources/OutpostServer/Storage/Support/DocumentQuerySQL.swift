@@ -86,10 +86,21 @@ struct DocumentQuerySQL {
                 }
             }
             // One arm is one index range already in key order; several are merged (each in key order, the merge cut
-            // at the limit, so a page reads about its own rows and bodies).
-            sql = arms.count == 1
-                ? "\(arms[0]) ORDER BY pk_key LIMIT \(limit)"
-                : arms.joined(separator: "\nUNION ALL ") + "\nORDER BY 1 LIMIT \(limit)"
+            // at the limit, so a page reads about its own rows and bodies). Several primary keys (PostgreSQL's
+            // compact and spaced texts, an `$in`) merge their keys alone and read the bodies by key: with the bodies
+            // in the arms PostgreSQL's planner could take another index that merely ends with `pk_key` for them.
+            if arms.count == 1 {
+                sql = "\(arms[0]) ORDER BY pk_key LIMIT \(limit)"
+            } else if driver.field == "_id" {
+                let keys = arms.map { $0.replacingOccurrences(of: "SELECT pk_key, body FROM", with: "SELECT pk_key FROM") }
+                sql = """
+                    SELECT pk_key, body FROM documents WHERE app = \(app) AND collection = \(collection) AND pk_key IN (
+                    \(keys.joined(separator: "\nUNION ALL "))
+                    ORDER BY 1 LIMIT \(limit)) ORDER BY pk_key
+                    """
+            } else {
+                sql = arms.joined(separator: "\nUNION ALL ") + "\nORDER BY 1 LIMIT \(limit)"
+            }
         } else {
             var filters = ""
             for probe in probes {
