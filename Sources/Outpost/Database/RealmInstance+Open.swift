@@ -56,8 +56,7 @@ extension RealmInstance {
                                      confinement: confinement, isFrozen: false)
         instance.eventContext = eventContext
         do {
-            try instance.prepareFile()
-            try instance.loadSchema()
+            try instance.preparingFileAndSchema()
             try instance.beginRead()
             // Changes committed before this instance opened are not news to it.
             if case .integer(let latest) = try connection.scalar("SELECT coalesce(max(version), 0) FROM __outpost_history") {
@@ -77,6 +76,23 @@ extension RealmInstance {
             try SyncOpenSupport.prepare(instance, fileExisted: fileExisted)
         }
         return instance
+    }
+
+    /// `prepareFile()` and `loadSchema()`, again while the file is busy: when several connections open a new file at
+    /// once, switching it to WAL mode (or reading it while another connection does) can fail with `SQLITE_BUSY`
+    /// without waiting for the busy timeout. Both steps may run again: they create only what is missing.
+    func preparingFileAndSchema() throws {
+        var attempt = 0
+        while true {
+            do {
+                try prepareFile()
+                try loadSchema()
+                return
+            } catch let error as SQLiteError where error.code & 0xFF == 5 /* BUSY */ && attempt < 100 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.01 * Double(min(attempt, 10)))
+            }
+        }
     }
 
     /// Sets up WAL mode and Outpost's own tables, and checks the file is an Outpost database.
