@@ -68,8 +68,13 @@ struct DocumentQuerySQL {
         if let driver {
             let column = expression(driver.field)
             let hint = indexHint(driver.field)
+            // Several primary keys (PostgreSQL's compact and spaced texts, an `$in`) merge their keys alone and read
+            // the bodies by key: with the bodies in the arms PostgreSQL's planner could take another index that
+            // merely ends with `pk_key` for them.
+            let keysAlone = driver.field == "_id" && driver.armCount > 1
+            let columns = keysAlone ? "pk_key" : "pk_key, body"
             func arm(_ hint: String, _ condition: String) -> String {
-                "SELECT pk_key, body FROM documents\(hint) WHERE app = \(app) AND collection = \(collection) AND pk_key > \(cursor) AND "
+                "SELECT \(columns) FROM documents\(hint) WHERE app = \(app) AND collection = \(collection) AND pk_key > \(cursor) AND "
                     + condition
             }
             var arms: [String] = []
@@ -86,16 +91,13 @@ struct DocumentQuerySQL {
                 }
             }
             // One arm is one index range already in key order; several are merged (each in key order, the merge cut
-            // at the limit, so a page reads about its own rows and bodies). Several primary keys (PostgreSQL's
-            // compact and spaced texts, an `$in`) merge their keys alone and read the bodies by key: with the bodies
-            // in the arms PostgreSQL's planner could take another index that merely ends with `pk_key` for them.
+            // at the limit, so a page reads about its own rows and bodies).
             if arms.count == 1 {
                 sql = "\(arms[0]) ORDER BY pk_key LIMIT \(limit)"
-            } else if driver.field == "_id" {
-                let keys = arms.map { $0.replacingOccurrences(of: "SELECT pk_key, body FROM", with: "SELECT pk_key FROM") }
+            } else if keysAlone {
                 sql = """
                     SELECT pk_key, body FROM documents WHERE app = \(app) AND collection = \(collection) AND pk_key IN (
-                    \(keys.joined(separator: "\nUNION ALL "))
+                    \(arms.joined(separator: "\nUNION ALL "))
                     ORDER BY 1 LIMIT \(limit)) ORDER BY pk_key
                     """
             } else {
