@@ -45,8 +45,13 @@ extension PostgresStorage {
     private func refreshStatistics() {
         Task {
             defer { statistics.refreshEnded() }
-            try? await execute("refresh the planner statistics", "ANALYZE documents, history, client_progress")
+            try? await refreshPlannerStatistics()
         }
+    }
+
+    /// Refreshes the planner statistics of the tables a sync transaction and a lookup read, now.
+    package func refreshPlannerStatistics() async throws {
+        try await execute("refresh the planner statistics", "ANALYZE documents, history, client_progress")
     }
 
     /// One statement for all of a transaction's writes: data-modifying CTEs over `unnest`ed arrays, and the
