@@ -8,7 +8,8 @@ import OutpostServerTesting
 /// field), under the `owner-read-write` role, on SQLite. Each lookup is timed three ways in the same run: the Data
 /// API request over HTTP (authentication, rules, JSON), the storage query the Data API makes
 /// (`documents(appId:collection:matching:after:limit:)`), and the baseline: the same lookup as SQL on the database
-/// file through the SQLite C API. Figures are medians of `lookups` sequential lookups.
+/// file through the SQLite C API. Figures are medians of `lookups` sequential lookups (300, or
+/// `OUTPOST_FIND_LOOKUPS`: more for a profile).
 enum FindBenchmark {
     struct Timings {
         var http: Double
@@ -30,7 +31,7 @@ enum FindBenchmark {
     /// its document ends there.
     static let firstPage = 16
 
-    static func run(documents: Int, lookups: Int = 300) async throws -> Result {
+    static func run(documents: Int, lookups: Int = ProcessInfo.processInfo.environment["OUTPOST_FIND_LOOKUPS"].flatMap { Int($0) } ?? 300) async throws -> Result {
         let directory = try TemporaryDirectory("find")
         defer { directory.remove() }
         let path = directory.path("server.sqlite")
