@@ -38,7 +38,9 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         case let results as Results<Element>: return results[position]
         case let list as List<Element>: return list[position]
         default:
-            let elements = Array(self)
+            var iterator = base.makeIterator()
+            var elements: [Element] = []
+            while let element = iterator.next() { elements.append(element) }
             precondition(position >= 0 && position < elements.count,
                          "Index \(position) is out of bounds (must be less than \(elements.count)).")
             return elements[position]
@@ -48,13 +50,7 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
-    public func makeIterator() -> AnyIterator<Element> {
-        func iterate<C: RealmCollection>(_ collection: C) -> AnyIterator<Element> where C.Element == Element {
-            var iterator = collection.makeIterator()
-            return AnyIterator { iterator.next() }
-        }
-        return iterate(base)
-    }
+    public func makeIterator() -> RLMIterator<Element> { base.makeIterator() }
 
     // MARK: ThreadConfined
 

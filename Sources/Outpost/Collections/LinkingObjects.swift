@@ -3,7 +3,7 @@ import OutpostCore
 
 /// The objects of `Element` whose `originProperty` links to the owner:
 /// `@Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>`.
-public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequence, CustomStringConvertible {
+public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: CustomStringConvertible {
     let accessor: _PropertyAccessor?
     /// Which read of the property this is (Realm's equality: copies are equal, two reads are not).
     let identity = CollectionIdentity()
@@ -23,10 +23,11 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Sequen
                                        elements: self.lazy.map { $0 as Any }, depth: depth)
     }
     public subscript(index: Int) -> Element { results![index] }
-    public func makeIterator() -> AnyIterator<Element> {
-        guard let results else { return AnyIterator { nil } }
-        var it = results.makeIterator()
-        return AnyIterator { it.next() }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public func makeIterator() -> RLMIterator<Element> {
+        guard let results else { return RLMIterator { nil } }
+        return results.makeIterator()
     }
 }
 

@@ -21,7 +21,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         return accessor.row.readCollection(property: accessor.propertyIndex)
     }
 
-    var elements: [Element] {
+    var currentElements: [Element] {
         guard accessor != nil else { return unmanaged }
         return storedElements.map { Element._load($0) ?? Element._defaultValue() }
     }
@@ -130,7 +130,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
 
     public func index(of object: Element) -> Int? where Element: Equatable {
-        elements.firstIndex(of: object)
+        currentElements.firstIndex(of: object)
     }
 
     public var description: String { _description(depth: CollectionDescription.maxDepth) }
@@ -163,7 +163,7 @@ extension List: _Persistable {
 }
 
 extension List: _OutpostCollectionContents {
-    func _elementsAsAny() -> [Any] { elements.map { $0 as Any } }
+    func _elementsAsAny() -> [Any] { currentElements.map { $0 as Any } }
 }
 
 extension RealmInstance {

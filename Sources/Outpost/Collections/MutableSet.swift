@@ -2,7 +2,7 @@ import Foundation
 import OutpostCore
 
 /// An unordered collection of distinct values: `@Persisted var tags: MutableSet<String>`.
-public final class MutableSet<Element: RealmCollectionValue>: Sequence, CustomStringConvertible {
+public final class MutableSet<Element: RealmCollectionValue>: CustomStringConvertible {
     var unmanaged: [Element] = []
     let accessor: _PropertyAccessor?
 
@@ -19,36 +19,39 @@ public final class MutableSet<Element: RealmCollectionValue>: Sequence, CustomSt
         return accessor.row.readCollection(property: accessor.propertyIndex)
     }
 
-    var elements: [Element] {
+    var currentElements: [Element] {
         guard accessor != nil else { return unmanaged }
         return storedElements.compactMap { Element._load($0) }
     }
 
-    public var count: Int { elements.count }
+    public var count: Int { currentElements.count }
     public var isEmpty: Bool { count == 0 }
     /// The Realm of the owning object; nil when unmanaged.
     public var realm: Realm? { accessor.map { Realm(instance: $0.row.realm) } }
     /// The element at `position` in the set's order (its storage order; insertion order when unmanaged).
     public subscript(position: Int) -> Element {
-        let elements = self.elements
+        let currentElements = self.currentElements
         precondition(position >= 0, "Cannot pass a negative value for 'index'.")
-        precondition(position < elements.count,
-                     "Index \(position) is out of bounds (must be less than \(elements.count)).")
-        return elements[position]
+        precondition(position < currentElements.count,
+                     "Index \(position) is out of bounds (must be less than \(currentElements.count)).")
+        return currentElements[position]
     }
     /// The element that comes first in the set's order (its storage order; insertion order when unmanaged).
-    public var first: Element? { elements.first }
+    public var first: Element? { currentElements.first }
     /// The element that comes last in the set's order.
-    public var last: Element? { elements.last }
-    public func makeIterator() -> IndexingIterator<[Element]> {
+    public var last: Element? { currentElements.last }
+    public func makeIterator() -> RLMIterator<Element> {
         // Iterating reads every element object (event library), as Realm's batched enumeration does.
         accessor?.eventRecordLinkReads(storedElements)
-        return elements.makeIterator()
+        var base = currentElements.makeIterator()
+        return RLMIterator { base.next() }
     }
-    public func contains(_ object: Element) -> Bool { elements.contains(object) }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public func contains(_ object: Element) -> Bool { currentElements.contains(object) }
 
     private func update(_ body: (inout [Element]) -> Void) {
-        var items = elements
+        var items = currentElements
         body(&items)
         if let accessor {
             accessor.row.realm.requireWriteForCollection()
@@ -75,21 +78,21 @@ public final class MutableSet<Element: RealmCollectionValue>: Sequence, CustomSt
     }
 
     public func formIntersection(_ other: MutableSet<Element>) {
-        let keep = Set(other.elements)
+        let keep = Set(other.currentElements)
         update { $0.removeAll { !keep.contains($0) } }
     }
 
     public func formUnion(_ other: MutableSet<Element>) {
-        insert(objectsIn: other.elements)
+        insert(objectsIn: other.currentElements)
     }
 
     public func subtract(_ other: MutableSet<Element>) {
-        let drop = Set(other.elements)
+        let drop = Set(other.currentElements)
         update { $0.removeAll { drop.contains($0) } }
     }
 
-    public func isSubset(of other: MutableSet<Element>) -> Bool { Set(elements).isSubset(of: Set(other.elements)) }
-    public func intersects(_ other: MutableSet<Element>) -> Bool { !Set(elements).isDisjoint(with: Set(other.elements)) }
+    public func isSubset(of other: MutableSet<Element>) -> Bool { Set(currentElements).isSubset(of: Set(other.currentElements)) }
+    public func intersects(_ other: MutableSet<Element>) -> Bool { !Set(currentElements).isDisjoint(with: Set(other.currentElements)) }
 
     public var description: String { _description(depth: CollectionDescription.maxDepth) }
 
@@ -122,5 +125,5 @@ extension MutableSet: _Persistable {
 }
 
 extension MutableSet: _OutpostCollectionContents {
-    func _elementsAsAny() -> [Any] { elements.map { $0 as Any } }
+    func _elementsAsAny() -> [Any] { currentElements.map { $0 as Any } }
 }

@@ -33,7 +33,7 @@ extension RealmCollection {
         guard !parts[1].contains(".") else {
             fatalError("Nested key paths are not supported yet for KVC collection operators.")
         }
-        let stored = map { element -> _StoredValue in
+        let stored: [_StoredValue] = map { element -> _StoredValue in
             Self.storedValue(Self.value(of: element, key: parts[1]))
         }.filter { !$0.isNull }
         let result: _StoredValue?

@@ -1,14 +1,20 @@
 import Foundation
 import OutpostCore
 
+/// What every Realm collection is: a random-access, lazy collection of ``RealmCollectionValue``s confined to a
+/// thread (Realm's base protocol; `map` and `filter` with a closure answer lazily, as Realm's do).
+public protocol RealmCollectionBase: RandomAccessCollection, LazyCollectionProtocol, CustomStringConvertible, ThreadConfined
+where Element: RealmCollectionValue {
+    typealias ElementType = Element
+}
+
 /// What every Realm collection offers — `Results`, `List`, `MutableSet`, `LinkingObjects` — so code can be written
 /// once for all of them (`func show<C: RealmCollection>(_ items: C) where C.Element == Item`). Queries on a
 /// collection give `Results` over the same elements, in the collection's order: `owner.dogs.filter("age > 2")`,
 /// `owner.tags.sorted()`.
 ///
 /// Outpost's protocol has Realm's members that Outpost implements so far; `docs/public-api.md` lists the rest.
-public protocol RealmCollection<Element>: Sequence, CustomStringConvertible, ThreadConfined
-where Element: RealmCollectionValue {
+public protocol RealmCollection<Element>: RealmCollectionBase, Equatable where Iterator == RLMIterator<Element> {
     /// The Realm of the collection; nil when it is unmanaged.
     var realm: Realm? { get }
     var count: Int { get }

@@ -2,7 +2,7 @@ import Foundation
 import OutpostCore
 
 /// The live, lazily evaluated objects matching a query. Re-evaluated when the Realm changes.
-public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConvertible {
+public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
     let instance: RealmInstance
     let table: TableInfo
     let query: ResultsQuery
@@ -161,14 +161,16 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
     }
 
     /// Iterates over a snapshot of the results, loading objects page by page.
-    public func makeIterator() -> Iterator {
+    public func makeIterator() -> RLMIterator<Element> {
         let rowids = self.rowids
         // Results of values: the elements the positions index, kept with them (a write during the iteration
         // re-evaluates the shared cache).
-        return Iterator(results: self, rowids: rowids, values: valueType == nil ? nil : cache.values?.elements ?? [])
+        var pages = Pages(results: self, rowids: rowids, values: valueType == nil ? nil : cache.values?.elements ?? [])
+        return RLMIterator { pages.next() }
     }
 
-    public struct Iterator: IteratorProtocol {
+    /// The iteration's state: objects are loaded 256 rows at a time.
+    struct Pages {
         let results: Results
         let rowids: [Int64]
         let values: [_StoredValue]?
@@ -184,7 +186,7 @@ public struct Results<Element: RealmCollectionValue>: Sequence, CustomStringConv
             self.rowids = rowids
         }
 
-        public mutating func next() -> Element? {
+        mutating func next() -> Element? {
             guard position < rowids.count else { return nil }
             if position == 0 && results.instance.eventContext != nil { captured = results.recordEventIteration(rowids) }
             if results.valueType != nil {
