@@ -24,6 +24,13 @@ public protocol RealmCollection<Element>: RealmCollectionBase, Equatable where I
     /// The elements as live results over the collection (the collection itself for `Results`). Traps with
     /// Realm's text when the collection is unmanaged. (Outpost's hook for the shared members; not in Realm.)
     var _results: Results<Element> { get }
+    /// Calls `block` with the initial elements and after every change, on this thread or `queue`.
+    func observe(keyPaths: [String]?, on queue: DispatchQueue?,
+                 _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken
+    /// Calls `block` with the initial elements and after every change, on `actor`.
+    func observe<A: Actor>(keyPaths: [String]?, on actor: A, _isolation: isolated (any Actor)?,
+                           _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void) async
+        -> NotificationToken
 }
 
 extension RealmCollection {

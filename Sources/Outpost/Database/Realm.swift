@@ -47,7 +47,9 @@ public struct Realm {
         let confinement: Confinement = actor.map { .actor($0) } ?? .none
         let path = configuration.resolvedPath
         let existed = FileManager.default.fileExists(atPath: path)
-        instance = try RealmInstance.open(configuration: configuration, confinement: confinement, scheduler: nil)
+        // An actor's Realm refreshes and notifies on the actor, as one confined to a run loop or queue does there.
+        instance = try RealmInstance.open(configuration: configuration, confinement: confinement,
+                                          scheduler: actor.map { .actor(ActorScheduler($0)) })
         if configuration.syncConfiguration != nil,
             downloadBeforeOpen == .always || (downloadBeforeOpen == .once && !existed)
         {

@@ -120,16 +120,38 @@ final class RealmRegistry: Sendable {
     }
 }
 
-/// Runs work on the thread, run loop or queue a Realm instance is confined to.
+/// Runs work on the thread, run loop, queue or actor a Realm instance is confined to.
 enum Scheduler: @unchecked Sendable {  // RunLoop is thread-safe for `perform`
     case runLoop(RunLoop)
     case queue(DispatchQueue)
+    case actor(ActorScheduler)
 
     func schedule(_ work: @escaping @Sendable () -> Void) {
         switch self {
         case .runLoop(let loop):
             loop.perform(work)  // wakes the loop on both Foundation implementations
         case .queue(let q): q.async(execute: work)
+        case .actor(let scheduler): scheduler.schedule(work)
         }
+    }
+}
+
+/// Runs work isolated to an actor, in the order it was scheduled: each piece goes into a queue that a task on the
+/// actor drains (tasks started from outside the actor may begin in any order; the queue keeps the work's).
+final class ActorScheduler: Sendable {
+    let actor: any Actor
+    private let pending = Mutex<[@Sendable () -> Void]>([])
+
+    init(_ actor: any Actor) {
+        self.actor = actor
+    }
+
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        pending.withLock { $0.append(work) }
+        Task { await Self.drain(self, on: actor) }
+    }
+
+    private static func drain(_ scheduler: ActorScheduler, on actor: isolated any Actor) {
+        while let work = scheduler.pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { work() }
     }
 }

@@ -37,14 +37,6 @@ extension Results where Element: ObjectBase {
         guard let average: Double = average(ofProperty: name) else { return nil }
         return T._load(.double(average)) ?? T._load(.int(Int64(average.rounded(.towardZero))))
     }
-
-    /// Calls `block` with the initial results and after every change that affects them; only
-    /// changes to the properties at `keyPaths` count as modifications.
-    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken
-    {
-        observe(keyPaths: keyPaths.map { _name(for: $0) }, on: queue, block)
-    }
 }
 
 extension ObjectBase {

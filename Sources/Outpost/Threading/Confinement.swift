@@ -32,12 +32,14 @@ enum Confinement {
         }
     }
 
-    /// A key identifying the confinement, for the per-thread instance cache.
+    /// A key identifying the confinement, for the instance cache (one instance per thread, queue or actor).
     var cacheKey: String? {
         switch self {
         case .thread(let t): "thread-\(UInt(t))"
         case .queue(let q, _): "queue-\(ObjectIdentifier(q).hashValue)"
-        case .actor, .none: nil
+        // The confinement holds the actor, so its identity is not reused while a cached instance lives.
+        case .actor(let actor): "actor-\(UInt(bitPattern: ObjectIdentifier(actor)))"
+        case .none: nil
         }
     }
 }
