@@ -31,8 +31,13 @@ enum ActorObservation {
         await body(actor)
     }
 
-    /// The collection's Realm's configuration and handle, or Realm's trap for an unmanaged collection.
-    static func source<C: ThreadConfined>(_ collection: C, realm: Realm?) -> (Realm.Configuration, _ThreadSafeHandle) {
+    /// Observes a managed collection (or map) of `realm` on `actor`: `register` observes it there, handing each
+    /// change to the block it is given. Traps with Realm's texts for an unmanaged collection or inside a write.
+    static func observe<A: Actor, Value: ThreadConfined, Change>(
+        _ collection: Value, realm: Realm?, on actor: A, isolation: isolated (any Actor)?,
+        _ block: @Sendable @escaping (isolated A, Change) -> Void,
+        register: @escaping @Sendable (Value, @escaping (Change) -> Void) -> NotificationToken
+    ) async -> NotificationToken {
         guard let realm, let handle = collection._threadSafeHandle else {
             fatalError("Change notifications are only supported for managed objects")
         }
@@ -40,7 +45,10 @@ enum ActorObservation {
         if realm.instance.isInWriteTransaction {
             fatalError("Cannot register notification blocks from within write transactions.")
         }
-        return (realm.configuration, handle)
+        return await observe(
+            configuration: realm.configuration, handle: handle, on: actor,
+            resolve: { realm, handle in realm.resolve(handle, as: Value.self) },
+            register: { actor, collection in register(collection) { change in actor.invokeIsolated(block, change) } })
     }
 }
 
@@ -61,15 +69,9 @@ extension RealmCollection {
         keyPaths: [String]? = nil, on actor: A, _isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void
     ) async -> NotificationToken {
-        let (configuration, handle) = ActorObservation.source(self, realm: realm)
-        return await ActorObservation.observe(
-            configuration: configuration, handle: handle, on: actor,
-            resolve: { realm, handle in realm.resolve(handle, as: Self.self) },
-            register: { actor, collection in
-                collection.observe(keyPaths: keyPaths, on: nil) { change in
-                    actor.invokeIsolated(block, change)
-                }
-            })
+        await ActorObservation.observe(self, realm: realm, on: actor, isolation: _isolation, block) { collection, deliver in
+            collection.observe(keyPaths: keyPaths, on: nil, deliver)
+        }
     }
 
     /// Calls `block` with the collection's changes and the initial elements, on the calling thread (`queue` nil) or
@@ -107,15 +109,9 @@ extension Map {
         keyPaths: [String]? = nil, on actor: A, _isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmMapChange<Map>) -> Void
     ) async -> NotificationToken {
-        let (configuration, handle) = ActorObservation.source(self, realm: realm)
-        return await ActorObservation.observe(
-            configuration: configuration, handle: handle, on: actor,
-            resolve: { realm, handle in realm.resolve(handle, as: Map.self) },
-            register: { actor, map in
-                map.observe(keyPaths: keyPaths, on: nil) { change in
-                    actor.invokeIsolated(block, change)
-                }
-            })
+        await ActorObservation.observe(self, realm: realm, on: actor, isolation: _isolation, block) { map, deliver in
+            map.observe(keyPaths: keyPaths, on: nil, deliver)
+        }
     }
 }
 
