@@ -28,6 +28,7 @@ open class ForwardingStorage: ServerStorage, @unchecked Sendable {  // subclasse
     }
     open func apiKey(appId: String, id: String) async throws -> StoredAPIKey? { try await base.apiKey(appId: appId, id: id) }
     open func deleteAPIKey(appId: String, id: String) async throws -> Bool { try await base.deleteAPIKey(appId: appId, id: id) }
+    open func updateAPIKey(_ key: StoredAPIKey) async throws -> Bool { try await base.updateAPIKey(key) }
     open func allocateClientFile(appId: String, userId: String) async throws -> ClientFile {
         try await base.allocateClientFile(appId: appId, userId: userId)
     }

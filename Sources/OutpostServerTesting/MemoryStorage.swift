@@ -127,6 +127,14 @@ public final class MemoryStorage: ServerStorage {
         write(appId) { $0.apiKeys.removeValue(forKey: id) != nil }
     }
 
+    public func updateAPIKey(_ key: StoredAPIKey) async throws -> Bool {
+        write(key.appId) { app in
+            guard app.apiKeys[key.id] != nil else { return false }
+            app.apiKeys[key.id] = key
+            return true
+        }
+    }
+
     // MARK: Client files
 
     public func allocateClientFile(appId: String, userId: String) async throws -> ClientFile {

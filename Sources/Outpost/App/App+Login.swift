@@ -26,6 +26,7 @@ extension App {
         let profile = try await state.api.send(.GET, "auth/profile", bearer: accessToken)
         let userProvider = Self.provider(inProfile: profile) ?? provider
         let customData = profile?.field("custom_data") ?? .object([:])
+        let profileData = profile?.field("data") ?? .object([:])
         defer {
             // Logged in again: the files of this user that are still open sync again, as in the original (logging
             // out stopped their sessions).
@@ -46,6 +47,7 @@ extension App {
             user.refreshTokenLocked = refreshToken
             user.deviceIdLocked = answer.stringField("device_id")
             user.customDataLocked = customData
+            user.profileDataLocked = profileData
             state.moveToFrontLocked(user)
             try? state.persistLocked()
             return user

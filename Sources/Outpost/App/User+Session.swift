@@ -51,8 +51,10 @@ extension User {
     public func refreshCustomData() async throws -> [AnyHashable: Any] {
         let profile = try await authorizedRequest(.GET, "auth/profile")
         let customData = profile?.field("custom_data") ?? .object([:])
+        let profileData = profile?.field("data")
         appState.lock.withLock {
             customDataLocked = customData
+            if let profileData { profileDataLocked = profileData }
             try? appState.persistLocked()
         }
         return Self.plain(self.customData)

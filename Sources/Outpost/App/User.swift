@@ -43,6 +43,7 @@ public final class User: @unchecked Sendable {
     var accessTokenLocked: String?
     var deviceIdLocked: String?
     var customDataLocked: JSONValue
+    var profileDataLocked: JSONValue
     /// The refresh in flight, which concurrent callers of `accessToken(forceRefresh:)` join.
     var refreshTask: Task<String, any Error>?
 
@@ -55,12 +56,14 @@ public final class User: @unchecked Sendable {
         accessTokenLocked = record.accessToken
         deviceIdLocked = record.deviceId
         customDataLocked = record.customData
+        profileDataLocked = record.profileData
     }
 
     var recordLocked: UserRecord {
         UserRecord(
             id: id, provider: provider, state: stateLocked, refreshToken: refreshTokenLocked,
-            accessToken: accessTokenLocked, deviceId: deviceIdLocked, customData: customDataLocked)
+            accessToken: accessTokenLocked, deviceId: deviceIdLocked, customData: customDataLocked,
+            profileData: profileDataLocked)
     }
 
     /// The app the user belongs to.

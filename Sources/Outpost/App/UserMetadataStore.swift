@@ -10,13 +10,15 @@ struct UserRecord: Sendable, Equatable {
     var deviceId: String?
     /// The user's custom data, as Extended JSON.
     var customData: JSONValue
+    /// The profile's `data` (email, name, …: ``UserProfile``), as Extended JSON.
+    var profileData: JSONValue = .object([:])
 }
 
 /// The users of one app on disk: `<rootDirectory>/<appId>/users.json` (mode 0600: it holds tokens).
 ///
 /// ```json
 /// {"version": 1, "users": [{"id": "…", "provider": "local-userpass", "state": "loggedIn",
-///   "refresh_token": "…", "access_token": "…", "device_id": "…", "custom_data": {}}]}
+///   "refresh_token": "…", "access_token": "…", "device_id": "…", "custom_data": {}, "profile_data": {}}]}
 /// ```
 /// Users are listed in login order; the current user is the last one still logged in.
 struct UserMetadataStore: Sendable {
@@ -48,7 +50,7 @@ struct UserMetadataStore: Sendable {
     private static func json(_ user: UserRecord) -> JSONValue {
         var fields: [String: JSONValue] = [
             "id": .string(user.id), "provider": .string(user.provider), "state": .string(user.state.name),
-            "custom_data": user.customData,
+            "custom_data": user.customData, "profile_data": user.profileData,
         ]
         if let token = user.refreshToken { fields["refresh_token"] = .string(token) }
         if let token = user.accessToken { fields["access_token"] = .string(token) }
@@ -63,6 +65,6 @@ struct UserMetadataStore: Sendable {
         return UserRecord(
             id: id, provider: provider, state: state, refreshToken: json.stringField("refresh_token"),
             accessToken: json.stringField("access_token"), deviceId: json.stringField("device_id"),
-            customData: json.field("custom_data") ?? .object([:]))
+            customData: json.field("custom_data") ?? .object([:]), profileData: json.field("profile_data") ?? .object([:]))
     }
 }

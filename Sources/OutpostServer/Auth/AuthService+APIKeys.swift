@@ -18,6 +18,14 @@ extension AuthService {
         try await storage.apiKeys(appId: app.appId, userId: userId).sorted { $0.createdAt < $1.createdAt }
     }
 
+    /// Enables or disables one of a user's API keys (a disabled key cannot log in); false when the user has no key
+    /// with that id.
+    public func setAPIKey(userId: String, id: String, disabled: Bool) async throws -> Bool {
+        guard var key = try await storage.apiKey(appId: app.appId, id: id), key.userId == userId else { return false }
+        key.disabled = disabled
+        return try await storage.updateAPIKey(key)
+    }
+
     /// Deletes one of a user's API keys; false when the user has no key with that id.
     public func deleteAPIKey(userId: String, id: String) async throws -> Bool {
         guard let key = try await storage.apiKey(appId: app.appId, id: id), key.userId == userId else { return false }

@@ -53,4 +53,24 @@ extension ClientAPIRoutes {
         }
         return Response(status: .noContent)
     }
+
+    @Sendable func enableAPIKey(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try await setAPIKey(request, context: context, disabled: false)
+    }
+
+    @Sendable func disableAPIKey(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try await setAPIKey(request, context: context, disabled: true)
+    }
+
+    /// `PUT …/auth/api_keys/{id}/enable` and `…/disable`: 204, or 404 when the caller has no key with that id.
+    private func setAPIKey(_ request: Request, context: OutpostRequestContext, disabled: Bool) async throws -> Response {
+        try checkApp(context)
+        let user = try await user(request)
+        let id = context.parameters.get("keyId") ?? ""
+        try JSONBody.checkText(id, what: "the API key id")
+        guard try await auth.setAPIKey(userId: user.id, id: id, disabled: disabled) else {
+            throw APIError.notFound("no API key with id '\(id)'")
+        }
+        return Response(status: .noContent)
+    }
 }

@@ -22,6 +22,8 @@ struct ClientAPIRoutes {
         group.get("auth/api_keys", use: listAPIKeys)
         group.get("auth/api_keys/:keyId", use: getAPIKey)
         group.delete("auth/api_keys/:keyId", use: deleteAPIKey)
+        group.put("auth/api_keys/:keyId/enable", use: enableAPIKey)
+        group.put("auth/api_keys/:keyId/disable", use: disableAPIKey)
     }
 
     /// Throws 404 unless the path names this server's app.

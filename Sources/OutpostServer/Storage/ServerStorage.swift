@@ -37,6 +37,8 @@ public protocol ServerStorage: Sendable {
     func apiKeys(appId: String, userId: String) async throws -> [StoredAPIKey]
     func apiKey(appId: String, id: String) async throws -> StoredAPIKey?
     @discardableResult func deleteAPIKey(appId: String, id: String) async throws -> Bool
+    /// Replaces a stored API key (same app and id) in place; false when there is none.
+    @discardableResult func updateAPIKey(_ key: StoredAPIKey) async throws -> Bool
 
     // MARK: Client files (sync)
 

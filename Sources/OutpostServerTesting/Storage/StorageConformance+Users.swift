@@ -116,7 +116,7 @@ extension StorageConformance {
                 try Expect.that(try await storage.session(appId: other, id: "e1") != nil, "the other app's session kept")
                 try Expect.equal(try await storage.deleteExpiredSessions(appId: app, before: now), 0, "nothing left to delete")
             },
-            Check("API keys: insert, list by user, read, delete") { storage in
+            Check("API keys: insert, list by user, read, update, delete") { storage in
                 let app = appId()
                 let keys = [
                     StoredAPIKey(appId: app, id: "k2", userId: "u1", name: "ci", keyHash: "h2", createdAt: date(1_700_000_000_002)),
@@ -131,6 +131,15 @@ extension StorageConformance {
                 try Expect.equal(try await storage.deleteAPIKey(appId: app, id: "k2"), false, "delete again")
                 try Expect.equal(try await storage.apiKeys(appId: app, userId: "u1").map(\.id), ["k1"], "keys after delete")
                 try Expect.equal(try await storage.apiKeys(appId: app, userId: "nobody"), [], "keys of nobody")
+                var enabled = keys[1]
+                enabled.disabled = false
+                try Expect.equal(try await storage.updateAPIKey(enabled), true, "update")
+                try Expect.equal(try await storage.apiKey(appId: app, id: "k1"), enabled, "updated key")
+                try Expect.equal(try await storage.updateAPIKey(keys[0]), false, "update of a deleted key")
+                try Expect.equal(try await storage.apiKey(appId: app, id: "k2"), nil, "a deleted key stays deleted")
+                var elsewhere = keys[2]
+                elsewhere.appId = appId()
+                try Expect.equal(try await storage.updateAPIKey(elsewhere), false, "update in another app")
             },
         ]
     }

@@ -121,6 +121,15 @@ extension PostgresStorage {
         }.isEmpty
     }
 
+    @discardableResult
+    public func updateAPIKey(_ key: StoredAPIKey) async throws -> Bool {
+        let body = try StorageCoding.encode(key, what: "API key")
+        return try await !rows(
+            "update an API key",
+            "UPDATE api_keys SET body = \(body) WHERE app = \(key.appId) AND id = \(key.id) RETURNING 1"
+        ) { _ in () }.isEmpty
+    }
+
     // MARK: Client files
 
     /// Allocates the next ident from the app's `client_file` counter row, in one statement: the row lock of the

@@ -128,6 +128,16 @@ extension SQLiteStorage {
         }
     }
 
+    @discardableResult
+    public func updateAPIKey(_ key: StoredAPIKey) async throws -> Bool {
+        let body = try StorageCoding.encode(key, what: "API key")
+        return try await write("update an API key") { db in
+            try db.execute(
+                sql: "UPDATE api_keys SET body = ? WHERE app = ? AND id = ?", arguments: [body, key.appId, key.id])
+            return db.changesCount > 0
+        }
+    }
+
     // MARK: Client files
 
     public func allocateClientFile(appId: String, userId: String) async throws -> ClientFile {
