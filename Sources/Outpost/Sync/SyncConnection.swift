@@ -55,7 +55,7 @@ final class SyncConnection: Sendable {
         headers[.authorization] = "Bearer \(accessToken)"
         let maxFrame = SyncProtocolLimits.maxMessageBytes + 1024
         let configuration = WebSocketClientConfiguration(maxFrameSize: maxFrame, additionalHeaders: headers)
-        var logger = Logger(label: "outpost.sync.connection")
+        var logger = Logging.Logger(label: "outpost.sync.connection")
         logger.logLevel = .critical
         let opened = OpenSignal()
         let task = Task {

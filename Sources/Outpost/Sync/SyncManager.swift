@@ -13,16 +13,17 @@ public final class SyncManager: @unchecked Sendable {
         set { lock.withLock { _errorHandler = newValue } }
     }
 
-    private var _logLevel: SyncLogLevel = .info
+    private var _logLevel: SyncLogLevel?
     private var _logger: ((SyncLogLevel, String) -> Void)?
 
-    /// The most detailed level logged (default `.info`).
+    /// The most detailed level logged: until set, `Logger.shared`'s level (`.info` by default).
     public var logLevel: SyncLogLevel {
-        get { lock.withLock { _logLevel } }
+        get { lock.withLock { _logLevel } ?? SyncLogLevel(rawValue: Int(Logger.shared.level.rawValue)) ?? .info }
         set { lock.withLock { _logLevel = newValue } }
     }
 
-    /// Receives the sync client's log lines; nil (the default) writes them to standard error.
+    /// Receives the sync client's log lines; nil (the default) passes them to `Logger.shared` (standard error unless
+    /// replaced).
     public var logger: ((SyncLogLevel, String) -> Void)? {
         get { lock.withLock { _logger } }
         set { lock.withLock { _logger = newValue } }
@@ -36,12 +37,14 @@ public final class SyncManager: @unchecked Sendable {
     /// Logs a line when `level` is enabled (the message is only built then).
     func log(_ level: SyncLogLevel, _ message: @autoclosure () -> String) {
         let (threshold, logger) = lock.withLock { (_logLevel, _logger) }
-        guard level != .off, level.rawValue <= threshold.rawValue else { return }
-        let text = message()
+        if let threshold, level == .off || level.rawValue > threshold.rawValue { return }
         if let logger {
-            logger(level, text)
-        } else {
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            guard level != .off, level.rawValue <= (threshold ?? logLevel).rawValue else { return }
+            logger(level, message())
+        } else if let shared = LogLevel(rawValue: UInt(level.rawValue)) {
+            // A level set here passes its lines whatever the shared logger's level; otherwise the shared one decides.
+            let logger = Logger.shared
+            if threshold != nil, shared != .off { logger.pass(shared, message()) } else { logger.log(shared, message()) }
         }
     }
 
