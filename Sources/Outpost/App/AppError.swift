@@ -123,13 +123,14 @@ extension AppError.Code {
         case "UserAlreadyConfirmed": self = .userAlreadyConfirmed
         case "AuthProviderNotFound": self = .authProviderNotFound
         case "BadRequest", "InvalidParameter", "ArgumentsNotAllowed", "UnknownOperator", "InvalidFieldName",
-            "InvalidCollectionName", "UserpassConfirmationFailed":
+            "InvalidCollectionName", "UserpassConfirmationFailed", "UserpassTokenInvalid":
             self = .badRequest
         case "MissingParameter": self = .missingParameter
         case "DuplicateKey", "WritePermissionDenied", "MongoDBError": self = .mongoDBError
         case "InternalServerError": self = .internalServerError
         case "ValueNotFound": self = .valueNotFound
         case "APIKeyAlreadyExists": self = .apiKeyAlreadyExists
+        case "FunctionNotFound": self = .functionNotFound
         default: self = .httpRequestFailed
         }
     }

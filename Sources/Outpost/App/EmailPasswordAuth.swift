@@ -58,4 +58,86 @@ public final class EmailPasswordAuth: Sendable {
             }
         }
     }
+
+    // MARK: Confirmation and password reset
+
+    /// Asks for a new confirmation of an unconfirmed user. outpost-server writes the new token and token id to its
+    /// log (it sends no mail); a confirmed or unknown email gets the same answer.
+    public func resendConfirmationEmail(_ email: String) async throws {
+        _ = try await state.api.send(
+            .POST, "auth/providers/local-userpass/confirm/send", body: .object(["email": .string(email)]))
+    }
+
+    @preconcurrency
+    public func resendConfirmationEmail(_ email: String, completion: @escaping @Sendable (Error?) -> Void) {
+        deliver(completion) { try await self.resendConfirmationEmail(email) }
+    }
+
+    /// Runs the app's custom confirmation function again. outpost-server runs no functions yet: this fails with
+    /// ``AppError`` `.functionNotFound` (use ``resendConfirmationEmail(_:)``).
+    public func retryCustomConfirmation(_ email: String) async throws {
+        _ = try await state.api.send(
+            .POST, "auth/providers/local-userpass/confirm/call", body: .object(["email": .string(email)]))
+    }
+
+    @preconcurrency
+    public func retryCustomConfirmation(_ email: String, completion: @escaping @Sendable (Error?) -> Void) {
+        deliver(completion) { try await self.retryCustomConfirmation(email) }
+    }
+
+    /// Asks for a password reset. outpost-server writes the token and token id to its log (it sends no mail); the
+    /// token is valid for 30 minutes. An unknown email gets the same answer.
+    public func sendResetPasswordEmail(_ email: String) async throws {
+        _ = try await state.api.send(
+            .POST, "auth/providers/local-userpass/reset/send", body: .object(["email": .string(email)]))
+    }
+
+    @preconcurrency
+    public func sendResetPasswordEmail(_ email: String, completion: @escaping @Sendable (Error?) -> Void) {
+        deliver(completion) { try await self.sendResetPasswordEmail(email) }
+    }
+
+    /// Sets a new password with the token and token id of a password reset.
+    ///
+    /// - Throws: ``AppError`` `.badRequest` for a wrong, used or expired token or a password of the wrong length,
+    ///   with the server's message.
+    public func resetPassword(to password: String, token: String, tokenId: String) async throws {
+        _ = try await state.api.send(
+            .POST, "auth/providers/local-userpass/reset",
+            body: .object(["password": .string(password), "token": .string(token), "tokenId": .string(tokenId)]))
+    }
+
+    @preconcurrency
+    public func resetPassword(
+        to password: String, token: String, tokenId: String, completion: @escaping @Sendable (Error?) -> Void
+    ) {
+        deliver(completion) { try await self.resetPassword(to: password, token: token, tokenId: tokenId) }
+    }
+
+    /// Runs the app's password reset function. outpost-server runs no functions yet: this fails with ``AppError``
+    /// `.functionNotFound` (use ``sendResetPasswordEmail(_:)``).
+    public func callResetPasswordFunction(email: String, password: String, args: [AnyBSON]) async throws {
+        let arguments = try args.enumerated().map { try BSONConversion.json($1, path: "args[\($0)]") }
+        _ = try await state.api.send(
+            .POST, "auth/providers/local-userpass/reset/call",
+            body: .object(["email": .string(email), "password": .string(password), "arguments": .array(arguments)]))
+    }
+
+    @preconcurrency
+    public func callResetPasswordFunction(
+        email: String, password: String, args: [AnyBSON], _ completion: @escaping @Sendable (Error?) -> Void
+    ) {
+        deliver(completion) { try await self.callResetPasswordFunction(email: email, password: password, args: args) }
+    }
+
+    private func deliver(_ completion: @escaping @Sendable (Error?) -> Void, _ body: @escaping @Sendable () async throws -> Void) {
+        Task {
+            do {
+                try await body()
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
 }

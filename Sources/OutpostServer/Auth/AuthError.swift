@@ -41,6 +41,10 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let signingKeysUnavailable = Code(rawValue: "signingKeysUnavailable")
         /// The confirmation token is wrong, or the user is already confirmed.
         public static let invalidConfirmation = Code(rawValue: "invalidConfirmation")
+        /// The password reset token is wrong, used or expired.
+        public static let invalidResetToken = Code(rawValue: "invalidResetToken")
+        /// The app runs no function for this request (a custom confirmation or password reset function).
+        public static let functionNotConfigured = Code(rawValue: "functionNotConfigured")
         /// Too many failed logins for the account or from the client's address, or too many new users from the
         /// address (answered with 429 and `Retry-After`; see ``AuthThrottle``).
         public static let tooManyRequests = Code(rawValue: "tooManyRequests")

@@ -83,6 +83,8 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
             case .providerDisabled: (.badRequest, "AuthProviderNotFound")
             case .invalidEmail, .passwordTooShort: (.badRequest, "BadRequest")
             case .invalidConfirmation: (.badRequest, "UserpassConfirmationFailed")
+            case .invalidResetToken: (.badRequest, "UserpassTokenInvalid")
+            case .functionNotConfigured: (.notFound, "FunctionNotFound")
             case .signingKeysUnavailable: (.serviceUnavailable, "AuthError")
             case .tooManyRequests: (.tooManyRequests, "TooManyRequests")
             case .hashingBusy: (.serviceUnavailable, "ServiceUnavailable")

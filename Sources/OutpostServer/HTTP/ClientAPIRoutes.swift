@@ -14,6 +14,11 @@ struct ClientAPIRoutes {
         group.get("location", use: location)
         group.post("auth/providers/local-userpass/register", use: registerUser)
         group.post("auth/providers/local-userpass/confirm", use: confirmUser)
+        group.post("auth/providers/local-userpass/confirm/send", use: resendConfirmation)
+        group.post("auth/providers/local-userpass/confirm/call", use: callConfirmationFunction)
+        group.post("auth/providers/local-userpass/reset/send", use: sendPasswordReset)
+        group.post("auth/providers/local-userpass/reset", use: resetPassword)
+        group.post("auth/providers/local-userpass/reset/call", use: callResetFunction)
         group.post("auth/providers/:provider/login", use: login)
         group.post("auth/session", use: refreshSession)
         group.delete("auth/session", use: deleteSession)
@@ -57,6 +62,41 @@ struct ClientAPIRoutes {
         let body = try await request.jsonObject(context: context)
         try await auth.confirm(token: body.string("token"), tokenId: body.string("tokenId"))
         return .json(.object([:]))
+    }
+
+    @Sendable func resendConfirmation(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try checkApp(context)
+        var request = request
+        let body = try await request.jsonObject(context: context)
+        try await auth.resendConfirmation(email: body.string("email"), clientAddress: context.clientAddress)
+        return .json(.object([:]))
+    }
+
+    @Sendable func sendPasswordReset(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try checkApp(context)
+        var request = request
+        let body = try await request.jsonObject(context: context)
+        try await auth.sendPasswordReset(email: body.string("email"), clientAddress: context.clientAddress)
+        return .json(.object([:]))
+    }
+
+    @Sendable func resetPassword(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try checkApp(context)
+        var request = request
+        let body = try await request.jsonObject(context: context)
+        try await auth.resetPassword(
+            token: body.string("token"), tokenId: body.string("tokenId"), password: body.string("password"))
+        return .json(.object([:]))
+    }
+
+    @Sendable func callConfirmationFunction(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try checkApp(context)
+        try auth.callFunction("custom confirmation")
+    }
+
+    @Sendable func callResetFunction(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        try checkApp(context)
+        try auth.callFunction("password reset")
     }
 
     @Sendable func login(_ request: Request, context: OutpostRequestContext) async throws -> Response {

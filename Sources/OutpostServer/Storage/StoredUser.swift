@@ -16,6 +16,10 @@ public struct StoredUser: Sendable, Hashable, Codable {
     public var confirmed: Bool
     /// The confirmation token for unconfirmed users.
     public var confirmationToken: String?
+    /// The hash of the password reset token requested last, while it is valid (see ``resetExpiresAt``).
+    public var resetToken: String?
+    /// When ``resetToken`` stops being accepted.
+    public var resetExpiresAt: Date?
     /// Profile data, as `%%user.data.*` (for example `email`).
     public var data: Document
     /// Custom user data, as `%%user.custom_data.*`.

@@ -89,6 +89,10 @@ import Testing
                     ("auth/providers/local-userpass/register", ["email": "a\u{7}b@example.com", "password": "secret123"]),
                     ("auth/providers/api-key/login", ["key": "abc\u{0}def"]),
                     ("auth/providers/local-userpass/confirm", ["token": "t\u{0}", "tokenId": "id"]),
+                    ("auth/providers/local-userpass/confirm/send", ["email": "victim@example.com\u{0}"]),
+                    ("auth/providers/local-userpass/reset/send", ["email": "victim@example.com\u{1b}"]),
+                    ("auth/providers/local-userpass/reset", ["token": "t", "tokenId": "id\u{0}", "password": "secret456"]),
+                    ("auth/providers/local-userpass/reset", ["token": "t", "tokenId": "id", "password": "secret\u{0}456"]),
                 ]
                 for (endpoint, body) in cases {
                     let response = try await server.client.post(server.clientPath(endpoint), json: .object(body))
