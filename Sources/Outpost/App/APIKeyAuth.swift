@@ -116,31 +116,6 @@ public final class APIKeyAuth: Sendable {
     public func fetchAPIKeys(_ completion: @escaping @Sendable (Result<[UserAPIKey], Error>) -> Void) {
         deliver(completion) { try await self.fetchAPIKeys() }
     }
-
-    private func deliver<T: Sendable>(_ completion: @escaping @Sendable (T?, Error?) -> Void,
-                                      _ body: @escaping @Sendable () async throws -> T) {
-        Task {
-            do { completion(try await body(), nil) } catch { completion(nil, error) }
-        }
-    }
-
-    private func deliver(_ completion: @escaping @Sendable (Error?) -> Void, _ body: @escaping @Sendable () async throws -> Void) {
-        Task {
-            do {
-                try await body()
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-        }
-    }
-
-    private func deliver<T: Sendable>(_ completion: @escaping @Sendable (Result<T, Error>) -> Void,
-                                      _ body: @escaping @Sendable () async throws -> T) {
-        Task {
-            do { completion(.success(try await body())) } catch { completion(.failure(error)) }
-        }
-    }
 }
 
 extension User {

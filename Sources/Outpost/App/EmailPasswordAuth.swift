@@ -26,14 +26,7 @@ public final class EmailPasswordAuth: Sendable {
     /// arbitrary thread.
     @preconcurrency
     public func registerUser(email: String, password: String, completion: @escaping @Sendable (Error?) -> Void) {
-        Task {
-            do {
-                try await registerUser(email: email, password: password)
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-        }
+        deliver(completion) { try await self.registerUser(email: email, password: password) }
     }
 
     /// Confirms a registered user with the token and token id of the confirmation.
@@ -49,14 +42,7 @@ public final class EmailPasswordAuth: Sendable {
     /// arbitrary thread.
     @preconcurrency
     public func confirmUser(_ token: String, tokenId: String, completion: @escaping @Sendable (Error?) -> Void) {
-        Task {
-            do {
-                try await confirmUser(token, tokenId: tokenId)
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-        }
+        deliver(completion) { try await self.confirmUser(token, tokenId: tokenId) }
     }
 
     // MARK: Confirmation and password reset
@@ -128,16 +114,5 @@ public final class EmailPasswordAuth: Sendable {
         email: String, password: String, args: [AnyBSON], _ completion: @escaping @Sendable (Error?) -> Void
     ) {
         deliver(completion) { try await self.callResetPasswordFunction(email: email, password: password, args: args) }
-    }
-
-    private func deliver(_ completion: @escaping @Sendable (Error?) -> Void, _ body: @escaping @Sendable () async throws -> Void) {
-        Task {
-            do {
-                try await body()
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-        }
     }
 }
