@@ -58,13 +58,7 @@ extension App {
     /// thread.
     @preconcurrency
     public func login(credentials: Credentials, _ completion: @escaping @Sendable (Result<User, Error>) -> Void) {
-        Task {
-            do {
-                completion(.success(try await login(credentials: credentials)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
+        deliver(completion) { try await self.login(credentials: credentials) }
     }
 
     private func loggedInAnonymousUser() -> User? {

@@ -14,14 +14,7 @@ extension User {
     /// Logs the user out (see ``logOut()``) and calls `completion` with nil or the error, on an arbitrary thread.
     @preconcurrency
     public func logOut(completion: @escaping @Sendable (Error?) -> Void) {
-        Task {
-            do {
-                try await logOut()
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-        }
+        deliver(completion) { try await self.logOut() }
     }
 
     /// Logs the user out if needed and removes them from this device: from ``App/allUsers``, the metadata file,
@@ -35,14 +28,7 @@ extension User {
     /// Removes the user (see ``remove()``) and calls `completion` with nil or the error, on an arbitrary thread.
     @preconcurrency
     public func remove(completion: @escaping @Sendable (Error?) -> Void) {
-        Task {
-            do {
-                try await remove()
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-        }
+        deliver(completion) { try await self.remove() }
     }
 
     /// Fetches the user's custom data from the server (`GET …/auth/profile`), keeps it as ``customData`` and
