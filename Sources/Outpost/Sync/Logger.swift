@@ -46,13 +46,7 @@ public final class Logger: Sendable {
         set { current.withLock { $0 = newValue } }
     }
 
-    /// Passes a line on when `level` is enabled (the message is only built then).
-    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
-        guard level != .off, level.rawValue <= self.level.rawValue else { return }
-        logFunction(level, message())
-    }
-
-    /// Passes a line on whatever this logger's level (a `SyncManager.logLevel` set for one app decided already).
+    /// Passes a line on whatever this logger's level (the caller's threshold, ``SyncManager/logLevel``, decided).
     func pass(_ level: LogLevel, _ message: String) {
         logFunction(level, message)
     }

@@ -36,15 +36,14 @@ public final class SyncManager: @unchecked Sendable {
 
     /// Logs a line when `level` is enabled (the message is only built then).
     func log(_ level: SyncLogLevel, _ message: @autoclosure () -> String) {
-        let (threshold, logger) = lock.withLock { (_logLevel, _logger) }
-        if let threshold, level == .off || level.rawValue > threshold.rawValue { return }
+        let (ownLevel, logger) = lock.withLock { (_logLevel, _logger) }
+        // This app's level once set, else the shared logger's, decides.
+        let threshold = ownLevel ?? SyncLogLevel(rawValue: Int(Logger.shared.level.rawValue)) ?? .info
+        guard level != .off, level.rawValue <= threshold.rawValue else { return }
         if let logger {
-            guard level != .off, level.rawValue <= (threshold ?? logLevel).rawValue else { return }
             logger(level, message())
         } else if let shared = LogLevel(rawValue: UInt(level.rawValue)) {
-            // A level set here passes its lines whatever the shared logger's level; otherwise the shared one decides.
-            let logger = Logger.shared
-            if threshold != nil, shared != .off { logger.pass(shared, message()) } else { logger.log(shared, message()) }
+            Logger.shared.pass(shared, message())
         }
     }
 
