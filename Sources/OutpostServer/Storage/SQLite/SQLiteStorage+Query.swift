@@ -14,12 +14,15 @@ extension SQLiteStorage {
         // driving probe of a few arms its shapes are few (indexed fields × arm kinds), worth preparing once per
         // connection. Other shapes name any field a request filters on, so they are not kept.
         let cached = driver.map { $0.armCount <= Self.cachedStatementArms } ?? false
-        let texts = page.texts.map(DirectRows.Argument.text)
+        let texts = page.texts
         return try await query.collectMatches(limit: limit, after: after) { cursor, rows in
-            let arguments = [.text(appId), .text(collection), .text(cursor), .integer(Int64(rows))] + texts
+            var arguments: [DirectRows.Argument] = [.text(appId), .text(collection), .text(cursor), .integer(Int64(rows))]
+            arguments.reserveCapacity(4 + texts.count)
+            for text in texts { arguments.append(.text(text)) }
+            let bound = arguments
             let fetch = { @Sendable (db: Database) throws -> [(key: String, body: String)] in
                 let statement = cached ? try db.cachedStatement(sql: page.sql) : try db.makeStatement(sql: page.sql)
-                return try DirectRows.textPairs(statement, arguments, in: db)
+                return try DirectRows.textPairs(statement, bound, in: db)
             }
             // A small page found through an index (a `findOne`, a lookup by `_id`) in place: its read takes tens of
             // microseconds, the hop to a reader's queue and back several times that. Without a driving index the

@@ -33,7 +33,7 @@ struct DocumentQueryProbe: Sendable, Equatable {
     /// Whether a field name may be spliced into SQL and an index name: ASCII letters, digits and `_`, not starting
     /// with a digit, at most 40 bytes (an index name, with its prefix and hash, stays within PostgreSQL's 63).
     static func isIndexable(_ field: String) -> Bool {
-        let bytes = Array(field.utf8)
+        let bytes = field.utf8  // read in place: a lookup checks its fields on every request
         guard let first = bytes.first, bytes.count <= 40, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
             return false
         }
