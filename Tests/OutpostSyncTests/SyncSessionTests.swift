@@ -421,6 +421,46 @@ final class Cat: Object {
         }
     }
 
+    /// The async sequence form: an upload's reports arrive in order, and with `.forCurrentlyOutstandingWork` the
+    /// sequence ends at the complete one; a `.reportIndefinitely` sequence ends when its task is cancelled.
+    @Test func progressNotificationsAreAnAsyncSequence() async throws {
+        try await withTestServer(configuration: try seedServerApp(appId: "progress-stream")) { server in
+            try await withClientApp(server) { app in
+                let user = try await app.login(credentials: .anonymous)
+                let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
+                let session = try #require(realm.syncSession)
+                session.suspend()
+                try await eventually { session.connectionState == .disconnected }
+                let item = Item()
+                item.ownerId = user.id
+                item.itemName = String(repeating: "s", count: 2_000)
+                item.complexity = 1
+                try realm.write { realm.add(item) }
+                let outstanding = session.progressNotifications(direction: .upload, mode: .forCurrentlyOutstandingWork)
+                let observed = ObservedProgress()
+                let drained = Task {
+                    for await progress in outstanding { observed.append(progress) }
+                    return observed.all
+                }
+                let forever = Task {
+                    var count = 0
+                    for await _ in session.progressNotifications(direction: .upload, mode: .reportIndefinitely) { count += 1 }
+                    return count
+                }
+                // The first report (on registration) shows the queued commit; only then may the upload go.
+                try await eventually(timeout: .seconds(30), "the registration's report") { !observed.all.isEmpty }
+                session.resume()
+                let reports = try await withDeadline(.seconds(60), "the outstanding upload's reports") { await drained.value }
+                #expect(reports.first.map { !$0.isTransferComplete && $0.transferrableBytes - $0.transferredBytes > 2_000 } == true)
+                #expect(reports.last?.isTransferComplete == true)
+                #expect(reports.dropLast().allSatisfy { !$0.isTransferComplete })
+                forever.cancel()
+                let seen = try await withDeadline(.seconds(30), "the cancelled sequence ends") { await forever.value }
+                #expect(seen >= 1)
+            }
+        }
+    }
+
     /// Pings go out every `pingKeepalivePeriod` and only a pong missing for `pongKeepaliveTimeout` after one drops the
     /// connection: with a pong timeout shorter than the ping period, a healthy connection stays up (it was dropped
     /// at every ping tick before, the timeout being measured from the last pong).

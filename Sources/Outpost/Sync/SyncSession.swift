@@ -292,6 +292,19 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
         return ProgressNotificationToken(session: self, id: id)
     }
 
+    /// Outpost-only (Realm Swift has the callback form, ``addProgressNotification(for:mode:block:)``): the same
+    /// reports as an async sequence, for `for await` in a task. With `.forCurrentlyOutstandingWork` it ends after the
+    /// report that completes the work; with `.reportIndefinitely` when the task iterating it is cancelled.
+    public func progressNotifications(direction: ProgressDirection, mode: ProgressMode) -> AsyncStream<Progress> {
+        AsyncStream { continuation in
+            let token = addProgressNotification(for: direction, mode: mode) { progress in
+                continuation.yield(progress)
+                if mode == .forCurrentlyOutstandingWork && progress.isTransferComplete { continuation.finish() }
+            }
+            continuation.onTermination = { _ in token?.invalidate() }
+        }
+    }
+
     /// Forgets a progress block, released after the lock (as in ``removeObserver(_:)``).
     func removeProgress(_ id: Int) {
         let removed = lock.withLock { progressBlocks.removeValue(forKey: id) }
