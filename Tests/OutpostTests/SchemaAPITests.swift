@@ -24,9 +24,65 @@ import Testing
         #expect(realm.schema.objectSchema == realm.schema.objectSchemas)
     }
 
+    /// A `primaryKey()` override makes that property the primary key, as `@Persisted(primaryKey: true)` does (and
+    /// wins over it); `indexedProperties()` and `ignoredProperties()` do nothing to `@Persisted` models, as in Realm.
+    @Test func primaryKeyOverrideNamesThePrimaryKey() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: [LegacyKeyedItem.self, OverriddenKeyItem.self]))
+        let schema = try #require(realm.schema["LegacyKeyedItem"])
+        #expect(schema.primaryKeyProperty?.name == "code")
+        #expect(schema["code"]?.isIndexed == true)
+        #expect(schema["note"]?.isIndexed == false)
+        #expect(schema["scratch"] != nil)  // `@Persisted`: stored whatever `ignoredProperties()` says
+        #expect(realm.schema["OverriddenKeyItem"]?.primaryKeyProperty?.name == "code")
+        try realm.write {
+            realm.add(LegacyKeyedItem(value: ["code": "a", "note": "first"]))
+            realm.add(LegacyKeyedItem(value: ["code": "a", "note": "second"]), update: .modified)
+            realm.add(OverriddenKeyItem(value: ["id": 1, "code": "x"]))
+            realm.add(OverriddenKeyItem(value: ["id": 1, "code": "y"]))  // `id` is not the key: no conflict
+        }
+        #expect(realm.objects(LegacyKeyedItem.self).count == 1)
+        #expect(realm.object(ofType: LegacyKeyedItem.self, forPrimaryKey: "a")?.note == "second")
+        #expect(realm.objects(OverriddenKeyItem.self).count == 2)
+        #expect(realm.object(ofType: OverriddenKeyItem.self, forPrimaryKey: "y") != nil)
+    }
+
+    /// Realm Swift spells two cases as Objective-C imports them: `.UUID` and `.any` (for `AnyRealmValue`).
+    @Test func propertyTypesAnswerToRealmsCaseNames() {
+        func realmName(_ type: PropertyType) -> String {
+            switch type {
+            case .UUID: "UUID"
+            case .any: "any"
+            default: type.rawValue
+            }
+        }
+        #expect(realmName(.uuid) == "UUID")
+        #expect(realmName(.mixed) == "any")
+        #expect(realmName(.string) == "string")
+        #expect(PropertyType.UUID == .uuid && PropertyType.any == .mixed)
+    }
+
     @Test func sortDescriptorsDescribeThemselves() {
         #expect(SortDescriptor(keyPath: "name").description == "SortDescriptor(keyPath: name, direction: ascending)")
         #expect(SortDescriptor(keyPath: "age", ascending: false).description
             == "SortDescriptor(keyPath: age, direction: descending)")
     }
+}
+
+/// A model that names its primary key the legacy way.
+final class LegacyKeyedItem: Object {
+    @Persisted var code = ""
+    @Persisted var note = ""
+    @Persisted var scratch = ""
+    override class func primaryKey() -> String? { "code" }
+    override class func indexedProperties() -> [String] { ["note"] }
+    override class func ignoredProperties() -> [String] { ["scratch"] }
+}
+
+/// A `primaryKey()` override beside `@Persisted(primaryKey: true)`: the override wins, as in Realm.
+final class OverriddenKeyItem: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var code = ""
+    override class func primaryKey() -> String? { "code" }
 }

@@ -18,6 +18,18 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         String(describing: self)
     }
 
+    /// Realm's customization point: the name of the property that is the primary key. Realm honours it for
+    /// `@Persisted` models too (the override wins over `@Persisted(primaryKey: true)`); the modern form is the latter.
+    open class func primaryKey() -> String? { nil }
+
+    /// Realm's customization point for legacy `@objc dynamic` models: Realm ignores it for `@Persisted` models, and
+    /// so does Outpost (declare `@Persisted(indexed: true)`).
+    open class func indexedProperties() -> [String] { [] }
+
+    /// Realm's customization point for legacy `@objc dynamic` models: a `@Persisted` model stores only its
+    /// `@Persisted` properties, so Realm ignores it for them, and so does Outpost.
+    open class func ignoredProperties() -> [String] { [] }
+
     /// The Realm managing this object, or nil if unmanaged.
     public var realm: Realm? {
         guard let row = _row else { return nil }

@@ -86,16 +86,33 @@ final class ObjectSchemaRegistry: Sendable {
             }
             properties.append(property)
         }
+        let className = type.className()
         let primaryKeys = properties.filter(\.isPrimaryKey)
         if primaryKeys.count > 1 {
-            fatalError("Outpost: '\(type.className())' declares more than one primary key: "
-                + primaryKeys.map(\.name).joined(separator: ", "))
+            fatalError("Properties '\(primaryKeys[0].name)' and '\(primaryKeys[1].name)' are both marked as the primary key of '\(className)'")
+        }
+        if let name = type.primaryKey() {
+            Self.makePrimaryKey(name, of: className, in: &properties)
         }
         let isEmbedded = type is EmbeddedObject.Type
         if isEmbedded, let pk = primaryKeys.first {
             fatalError("Outpost: embedded object '\(type.className())' cannot have a primary key ('\(pk.name)')")
         }
-        return ObjectSchema(className: type.className(), properties: properties, isEmbedded: isEmbedded)
+        return ObjectSchema(className: className, properties: properties, isEmbedded: isEmbedded)
+    }
+
+    /// A class's `primaryKey()` override: that property becomes the primary key (and indexed), in place of any
+    /// `@Persisted(primaryKey: true)`, as in Realm.
+    private static func makePrimaryKey(_ name: String, of className: String, in properties: inout [Property]) {
+        guard let index = properties.firstIndex(where: { $0.name == name }) else {
+            fatalError("Primary key property '\(name)' does not exist on object '\(className)'")
+        }
+        let property = properties[index]
+        guard property.collection == .none, [.int, .string, .objectId, .uuid].contains(property.type) else {
+            fatalError("Property '\(name)' cannot be made the primary key of '\(className)' because it is not a 'string', 'int', 'objectId', or 'uuid' property.")
+        }
+        for i in properties.indices { properties[i].isPrimaryKey = i == index }
+        properties[index].isIndexed = true
     }
 }
 

@@ -17,6 +17,11 @@ public enum PropertyType: String, Hashable, Sendable, CaseIterable, Codable {
     /// `LinkingObjects`: computed from the links that point at an object.
     case linkingObjects
 
+    /// Realm Swift's name of ``uuid`` (`RLMPropertyType.UUID` as Swift imports it): `case .UUID:` matches it.
+    public static let UUID = PropertyType.uuid
+    /// Realm Swift's name of ``mixed`` (`RLMPropertyType.any`): `case .any:` matches it.
+    public static let `any` = PropertyType.mixed
+
     /// The name Realm uses for this type in schema descriptions and messages.
     public var realmName: String {
         switch self {
