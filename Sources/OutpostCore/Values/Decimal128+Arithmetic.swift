@@ -94,7 +94,7 @@ extension Decimal128 {
         // more, shift b's coefficient down and keep its discarded digits as a sticky bit.
         let shift = a.exponent - b.exponent
         let room = 37 - digitCount(a.coefficient)
-        let scaleA = min(shift, room)
+        let scaleA = Swift.min(shift, room)
         let dropB = shift - scaleA
         let aligned = a.coefficient * powersOfTen[scaleA]
         var other = b.coefficient
@@ -114,7 +114,7 @@ extension Decimal128 {
             return rounded(isNegative: a.isNegative, coefficient: aligned + other, exponent: exponent, sticky: sticky)
         }
         if aligned == other && !sticky {
-            return Decimal128(isNegative: false, coefficient: 0, exponent: min(exponent, maxExponent))
+            return Decimal128(isNegative: false, coefficient: 0, exponent: Swift.min(exponent, maxExponent))
         }
         if aligned > other || (aligned == other && sticky) {
             // `aligned` has 37 digits when sticky, so the true difference lies strictly between

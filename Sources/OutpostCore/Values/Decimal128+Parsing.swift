@@ -90,7 +90,7 @@ extension Decimal128: ExpressibleByStringLiteral {
                     throw parseError(string, at: index, "expected exponent digits, found \(quote(bytes, index))")
                 }
                 // Beyond this any non-zero value overflows or underflows anyway.
-                value = min(value * 10 + digit, 100_000_000)
+                value = Swift.min(value * 10 + digit, 100_000_000)
                 index += 1
             }
             exponent += exponentNegative ? -value : value

@@ -26,7 +26,7 @@ extension Decimal128 {
     ) -> Decimal128 {
         var coefficient = coefficient
         var exponent = exponent
-        let drop = max(digitCount(coefficient) - precision, minExponent - exponent, 0)
+        let drop = Swift.max(digitCount(coefficient) - precision, minExponent - exponent, 0)
         if drop >= 39 {
             // Everything is discarded and less than half a unit remains.
             coefficient = 0
@@ -65,7 +65,7 @@ extension Decimal128 {
     ///   - coefficient: any unsigned integer up to 2^128 - 1.
     ///   - exponent: the power of ten; results out of range underflow towards zero or overflow to infinity.
     public init(sign: FloatingPointSign = .plus, coefficient: UInt128, exponent: Int) {
-        let exponent = min(max(exponent, -1_000_000), 1_000_000)
+        let exponent = Swift.min(Swift.max(exponent, -1_000_000), 1_000_000)
         self = Self.rounded(isNegative: sign == .minus, coefficient: coefficient, exponent: exponent)
     }
 }

@@ -310,3 +310,34 @@ import Testing
         }
     }
 }
+
+/// The members Realm's `Decimal128` has as a `Numeric` type with stride methods and bounds.
+@Suite struct Decimal128NumericTests {
+    @Test func exactIntegersAndTheirLimit() throws {
+        #expect(Decimal128(exactly: 0b101) == 5)
+        #expect(Decimal128(exactly: UInt64.max) == (try Decimal128(string: "18446744073709551615")))
+        #expect(Decimal128(exactly: Int8(-3)) == -3)
+        // 35 significant digits would round; trailing zeros do not count.
+        let big = UInt128(10).power(34)
+        #expect(Decimal128(exactly: big) == (try Decimal128(string: "1E+34")))
+        #expect(Decimal128(exactly: big + 1) == nil)
+        #expect(Decimal128(exactly: Int128(-1) * Int128(big - 1)) == (try Decimal128(string: "-9999999999999999999999999999999999")))
+    }
+
+    @Test func boundsStridesAndNaN() throws {
+        #expect(Decimal128.max > Decimal128.min && Decimal128.min < 0)
+        #expect(Decimal128.max.description == "9.999999999999999999999999999999999E+6144")
+        #expect(Decimal128.min == -Decimal128.max)
+        let a: Decimal128 = -123.321
+        #expect(a.advanced(by: -123.321) == -246.642)
+        #expect((10 as Decimal128).distance(to: 5) == -5)
+        #expect((10 as Decimal128).distance(to: 15) == 5)
+        #expect(Decimal128.signalingNaN.isSignalingNaN && !Decimal128.nan.isSignalingNaN)
+        func sum<T: Numeric>(_ values: [T]) -> T { values.reduce(0, +) }
+        #expect(sum([1.5, 2.5] as [Decimal128]) == 4)
+    }
+}
+
+private extension UInt128 {
+    func power(_ n: Int) -> UInt128 { (0..<n).reduce(1) { acc, _ in acc * self } }
+}
