@@ -18,6 +18,8 @@ extension Optional: _StorableValue where Wrapped: _PersistableInsideOptional {
 extension Optional: RealmCollectionValue where Wrapped: _RealmCollectionValueInsideOptional {}
 extension Optional: _PrimaryKey where Wrapped: _PrimaryKey {}
 
+extension Optional: _RealmSchemaDiscoverable where Wrapped: _PersistableInsideOptional {}
+
 extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     public static var _collectionKind: CollectionKind { .none }
     public func _content() -> _PropertyContent { .value(_store()) }

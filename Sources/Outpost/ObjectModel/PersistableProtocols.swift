@@ -70,8 +70,19 @@ public enum _PropertyContent {
     case computed
 }
 
+/// Realm's protocol of the types whose schema is found at run time (the constraint generic Realm code states, as
+/// `T: _RealmSchemaDiscoverable`). Realm's `_rlmPopulateProperty(_: RLMProperty)` requirements are Objective-C and
+/// absent; every `_Persistable` type conforms, its answers read from `_typeInfo`.
+public protocol _RealmSchemaDiscoverable {
+    /// The property type a property of this type has (for a collection, its elements').
+    static var _rlmType: PropertyType { get }
+    static var _rlmOptional: Bool { get }
+    /// Whether legacy declarations need `@objc` (Realm's; no Outpost declaration does).
+    static var _rlmRequireObjc: Bool { get }
+}
+
 /// Anything `@Persisted` accepts: scalars, optionals, links, collections, `LinkingObjects`.
-public protocol _Persistable {
+public protocol _Persistable: _RealmSchemaDiscoverable {
     static var _typeInfo: _TypeInfo { get }
     static var _collectionKind: CollectionKind { get }
     static func _defaultValue() -> Self
@@ -85,6 +96,12 @@ public protocol _Persistable {
     static func _set(_ value: Self, _ accessor: _PropertyAccessor)
     /// The value returned while a key path is traced (type-safe queries); links return a probe.
     static func _traceValue(_ tracer: _KeyPathTracer) -> Self
+}
+
+extension _Persistable {
+    public static var _rlmType: PropertyType { _typeInfo.type }
+    public static var _rlmOptional: Bool { _typeInfo.isOptional }
+    public static var _rlmRequireObjc: Bool { false }
 }
 
 extension _Persistable where Self: _StorableValue {

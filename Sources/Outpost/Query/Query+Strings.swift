@@ -65,4 +65,44 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryBinary {
     public func notEquals<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
         Query<Bool>(.comparison(.notEqual, node, column.node, options: options))
     }
+
+    /// `lhs > rhs`: strings and data ordered by their bytes (UTF-8 for strings), as Realm orders them.
+    public static func > (_ lhs: Query, _ rhs: T) -> Query<Bool> {
+        Query<Bool>(.comparison(.greaterThan, lhs.node, .constant(QueryConstant(rhs)), options: []))
+    }
+
+    /// `lhs > rhs` between two properties.
+    public static func > (_ lhs: Query, _ rhs: Query) -> Query<Bool> {
+        Query<Bool>(.comparison(.greaterThan, lhs.node, rhs.node, options: []))
+    }
+
+    /// `lhs >= rhs`.
+    public static func >= (_ lhs: Query, _ rhs: T) -> Query<Bool> {
+        Query<Bool>(.comparison(.greaterThanOrEqual, lhs.node, .constant(QueryConstant(rhs)), options: []))
+    }
+
+    /// `lhs >= rhs` between two properties.
+    public static func >= (_ lhs: Query, _ rhs: Query) -> Query<Bool> {
+        Query<Bool>(.comparison(.greaterThanOrEqual, lhs.node, rhs.node, options: []))
+    }
+
+    /// `lhs < rhs`.
+    public static func < (_ lhs: Query, _ rhs: T) -> Query<Bool> {
+        Query<Bool>(.comparison(.lessThan, lhs.node, .constant(QueryConstant(rhs)), options: []))
+    }
+
+    /// `lhs < rhs` between two properties.
+    public static func < (_ lhs: Query, _ rhs: Query) -> Query<Bool> {
+        Query<Bool>(.comparison(.lessThan, lhs.node, rhs.node, options: []))
+    }
+
+    /// `lhs <= rhs`.
+    public static func <= (_ lhs: Query, _ rhs: T) -> Query<Bool> {
+        Query<Bool>(.comparison(.lessThanOrEqual, lhs.node, .constant(QueryConstant(rhs)), options: []))
+    }
+
+    /// `lhs <= rhs` between two properties.
+    public static func <= (_ lhs: Query, _ rhs: Query) -> Query<Bool> {
+        Query<Bool>(.comparison(.lessThanOrEqual, lhs.node, rhs.node, options: []))
+    }
 }

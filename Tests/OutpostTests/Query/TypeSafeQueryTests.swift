@@ -31,6 +31,14 @@ private func ownerCases() -> [BuilderCase] { [
     BuilderCase("nickname == NULL", [2]) { $0.nickname == nil },
     BuilderCase("nickname != NULL", [1, 3]) { $0.nickname != nil },
     BuilderCase("weight > 50.0", [1]) { $0.weight > 50.0 },
+    // Strings order by their UTF-8 bytes, as in Realm ("C" < "c", "e" < "é").
+    BuilderCase(#"name > "Bob""#, [3]) { $0.name > "Bob" },
+    BuilderCase(#"name >= "Bob""#, [2, 3]) { $0.name >= "Bob" },
+    BuilderCase(#"name < "B""#, [1]) { $0.name < "B" },
+    BuilderCase(#"name <= "Ann""#, [1]) { $0.name <= "Ann" },
+    BuilderCase(#"name > "Ce""#, [3]) { $0.name > "Ce" },
+    BuilderCase(#"name < "Cz""#, [1, 2]) { $0.name < "Cz" },  // "é" is 0xC3 0xA9, after "z"
+    BuilderCase(#"nickname > "A""#, [3]) { $0.nickname > "A" },
     BuilderCase("weight == NULL", [2, 3]) { $0.weight == nil },
     // Compound and Bool properties
     BuilderCase("age > 25 AND flag == true", [1, 3]) { $0.age > 25 && $0.flag },
