@@ -89,6 +89,14 @@ import Testing
             let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
             #expect(text.contains(expected), "\(operation): \(text)")
         }
+        // A set has no positions: `index(of:)` traps with Realm's text.
+        let setResult = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let set = MutableSet<Int>()
+            set.insert(1)
+            _ = set.index(of: 1)
+        }
+        let setText = String(decoding: setResult?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(setText.contains("index(of:) is not available on MutableSet"), "\(setText)")
         // A property that exists sorts as before.
         let realm = try await Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
         #expect(realm.objects(TSPerson.self).sorted(byKeyPath: "name").count == 0)

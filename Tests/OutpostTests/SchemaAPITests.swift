@@ -63,6 +63,19 @@ import Testing
         #expect(PropertyType.UUID == .uuid && PropertyType.any == .mixed)
     }
 
+    /// Realm's text: each class by name, indented inside `Schema { … }`.
+    @Test func schemaDescribesItsClassesByName() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: [OverriddenKeyItem.self, LegacyKeyedItem.self]))
+        let text = realm.schema.description
+        #expect(text.hasPrefix("Schema {\n\tLegacyKeyedItem {\n\t\t"))
+        #expect(text.hasSuffix("\n\t}\n}"))
+        let legacy = try #require(text.range(of: "LegacyKeyedItem {"))
+        let overridden = try #require(text.range(of: "OverriddenKeyItem {"))
+        #expect(legacy.lowerBound < overridden.lowerBound)
+    }
+
     @Test func sortDescriptorsDescribeThemselves() {
         #expect(SortDescriptor(keyPath: "name").description == "SortDescriptor(keyPath: name, direction: ascending)")
         #expect(SortDescriptor(keyPath: "age", ascending: false).description

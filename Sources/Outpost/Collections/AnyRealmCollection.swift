@@ -47,6 +47,8 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         }
     }
 
+    public func index(of object: Element) -> Int? { base.index(of: object) }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 

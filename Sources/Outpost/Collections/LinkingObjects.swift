@@ -23,6 +23,8 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Custom
                                        elements: self.lazy.map { $0 as Any }, depth: depth)
     }
     public subscript(index: Int) -> Element { results![index] }
+    /// The position of a managed object among the linking objects; nil if it is not one of them.
+    public func index(of object: Element) -> Int? { results?.index(of: object) }
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
     public func makeIterator() -> RLMIterator<Element> {

@@ -129,8 +129,11 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         replace { $0.swapAt(index1, index2) }
     }
 
-    public func index(of object: Element) -> Int? where Element: Equatable {
-        currentElements.firstIndex(of: object)
+    /// The position of `object`: a managed object by its row (two reads of one object are the same), a value by
+    /// equality.
+    public func index(of object: Element) -> Int? {
+        guard let target = object as? ObjectBase, target._row != nil else { return currentElements.firstIndex(of: object) }
+        return currentElements.firstIndex { ($0 as? ObjectBase)?.isSameObject(as: target) == true }
     }
 
     public var description: String { _description(depth: CollectionDescription.maxDepth) }

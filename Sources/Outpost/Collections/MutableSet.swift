@@ -46,6 +46,11 @@ public final class MutableSet<Element: RealmCollectionValue>: CustomStringConver
         var base = currentElements.makeIterator()
         return RLMIterator { base.next() }
     }
+    /// Realm's: a set has no positions to ask for (traps with Realm's text).
+    public func index(of object: Element) -> Int? {
+        fatalError("index(of:) is not available on MutableSet")
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
     public func contains(_ object: Element) -> Bool { currentElements.contains(object) }

@@ -24,6 +24,8 @@ public protocol RealmCollection<Element>: RealmCollectionBase, Equatable where I
     /// The elements as live results over the collection (the collection itself for `Results`). Traps with
     /// Realm's text when the collection is unmanaged. (Outpost's hook for the shared members; not in Realm.)
     var _results: Results<Element> { get }
+    /// The position of `object`: a managed object by identity (the same row), a value by equality; nil if absent.
+    func index(of object: Element) -> Int?
     /// Calls `block` with the initial elements and after every change, on this thread or `queue`.
     func observe(keyPaths: [String]?, on queue: DispatchQueue?,
                  _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken

@@ -156,6 +156,7 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
 
     /// The position of an object in the results.
     public func index(of object: Element) -> Int? {
+        guard valueType == nil else { return firstIndex(of: object) }  // results of values: by equality
         guard let o = object as? ObjectBase, let row = o._row, row.realm === instance else { return nil }
         return rowids.firstIndex(of: row.rowid)
     }

@@ -38,3 +38,12 @@ public struct Schema: Hashable, Sendable {
     /// The schemas of every class (Realm's name for ``objectSchemas``).
     public var objectSchema: [ObjectSchema] { objectSchemas }
 }
+
+extension Schema: CustomStringConvertible {
+    /// Realm's text: each class's description, by class name, indented one tab inside `Schema { … }`.
+    public var description: String {
+        let classes = objectSchemas.sorted { $0.className < $1.className }
+            .map { "\t" + $0.description.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n\t") + "\n" }
+        return "Schema {\n" + classes.joined() + "}"
+    }
+}

@@ -60,6 +60,29 @@ extension CQDog: ObjectKeyIdentifiable {}
         #expect(names(empty).forward.isEmpty && empty.startIndex == empty.endIndex)
     }
 
+    /// Generic code asks any collection for an element's position (Realm's `RealmCollection.index(of:)`).
+    func position<C: RealmCollection>(of element: C.Element, in collection: C) -> Int? { collection.index(of: element) }
+
+    /// `index(of:)` finds a managed object by its row — another read of the same object too, though a dog without a
+    /// primary key is not `==` to it — and a value by equality.
+    @Test func indexOfFindsObjectsByRowAndValuesByEquality() throws {
+        let (realm, owner) = try seeded()
+        let ace = try #require(realm.objects(CQDog.self).filter("name == 'ace'").first)
+        let aceAgain = try #require(realm.objects(CQDog.self).filter("name == 'ace'").first)
+        #expect(position(of: aceAgain, in: owner.dogs) == 1)
+        #expect(position(of: ace, in: realm.objects(CQDog.self).sorted(byKeyPath: "name")) == 0)
+        #expect(position(of: ace, in: AnyRealmCollection(owner.dogs)) == 1)
+        #expect(position(of: owner, in: ace.owners) == 0)
+        #expect(position(of: CQDog("stray", age: 1), in: owner.dogs) == nil)
+        try realm.write { owner.ints.append(objectsIn: [4, 8, 15]) }
+        #expect(position(of: 8, in: owner.ints) == 1)
+        #expect(position(of: 15, in: owner.ints.sorted(ascending: false)) == 0)
+        #expect(position(of: 16, in: owner.ints) == nil)
+        let unmanaged = List<Int>()
+        unmanaged.append(objectsIn: [1, 2])
+        #expect(position(of: 2, in: unmanaged) == 1)
+    }
+
     @Test func linkingObjectsWalkTheirOwners() throws {
         let (realm, owner) = try seeded()
         let ace = try #require(realm.objects(CQDog.self).filter("name == 'ace'").first)
