@@ -103,6 +103,9 @@ extension ObjectId: _HasPersistedType, SortableType {
 extension UUID: _HasPersistedType, SortableType {
     public typealias PersistedType = UUID
 }
+/// Realm's: the aggregates of mixed values take the numbers (and dates for min and max) among them.
+extension AnyRealmValue: MinMaxType, AddableType {}
+
 extension AnyRealmValue: _HasPersistedType, _QueryNumeric, SortableType {
     public typealias PersistedType = AnyRealmValue
 }

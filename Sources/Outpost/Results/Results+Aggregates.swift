@@ -46,13 +46,39 @@ extension Results {
         return T._load(scalar)
     }
 
+    /// The values of an `AnyRealmValue` property of the objects, nulls left out; nil for a property of another type.
+    /// (Stored as tagged JSON, they are aggregated in Swift: numbers of any type together, as Realm does.)
+    private func mixedValues(_ property: String) -> [_StoredValue]? {
+        guard valueType == nil, let (_, p) = table.property(named: property), p.collection == .none, p.type == .mixed
+        else { return nil }
+        instance.verifyAccess()
+        return instance.synchronized {
+            guard let (sql, params) = try? query.sql(table: table, realm: instance, source: source),
+                let rows = try? instance.connection.cached(
+                    "SELECT t.\(SQL.quote(property)) FROM (\(sql)) s JOIN \(table.sqlName) t ON t.rowid = s.rid").rows(params)
+            else { return [] }
+            return rows.compactMap { row -> _StoredValue? in
+                guard case .text(let text) = row[0], let json = JSONValue.parse(text) else { return nil }
+                let value = ValueCoding.mixed(json) { (_: String, _: Int64) in nil }
+                return value.isNull ? nil : value
+            }
+        }
+    }
+
     /// The minimum value of a property (nil when empty).
-    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { value(aggregate("min", property), property, as: T.self) }
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        if let values = mixedValues(property) { return ValueAggregate.min(values).flatMap(T._load) }
+        return value(aggregate("min", property), property, as: T.self)
+    }
     /// The maximum value of a property (nil when empty).
-    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { value(aggregate("max", property), property, as: T.self) }
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        if let values = mixedValues(property) { return ValueAggregate.max(values).flatMap(T._load) }
+        return value(aggregate("max", property), property, as: T.self)
+    }
 
     /// The sum of a property (zero when empty).
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        if let values = mixedValues(property) { return T._load(ValueAggregate.sum(values)) ?? T._defaultValue() }
         let raw = aggregate("total", property)
         guard let (_, p) = table.property(named: property) else { return T._defaultValue() }
         if p.type == .decimal128, case .text(let t) = raw {  // `total` of decimals is summed in Swift, as text
@@ -64,6 +90,7 @@ extension Results {
 
     /// The average of a property (nil when empty).
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        if let values = mixedValues(property) { return ValueAggregate.average(values).flatMap(T._load) }
         let raw = aggregate("avg", property)
         guard let (_, p) = table.property(named: property) else { return nil }
         if p.type == .decimal128, case .text(let t) = raw { return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) }
@@ -118,7 +145,7 @@ enum ValueAggregate {
 
     /// The sum: exact for integers and decimals, a double otherwise.
     static func sum(_ values: [_StoredValue]) -> _StoredValue {
-        let present = values.filter { !$0.isNull }
+        let present = values.filter { double($0) != nil }  // numbers only: a mixed collection's others are left out
         if present.allSatisfy({ if case .int = $0 { true } else { false } }) {
             return .int(present.reduce(Int64(0)) { if case .int(let v) = $1 { $0 &+ v } else { $0 } })
         }
@@ -133,7 +160,7 @@ enum ValueAggregate {
 
     /// The average as a double (a decimal for decimals); nil when there are no values.
     static func average(_ values: [_StoredValue]) -> _StoredValue? {
-        let present = values.filter { !$0.isNull }
+        let present = values.filter { double($0) != nil }
         guard !present.isEmpty else { return nil }
         if case .decimal128(let total) = sum(present) { return .decimal128(total / Decimal128(present.count)) }
         return .double(present.compactMap(double).reduce(0, +) / Double(present.count))

@@ -77,6 +77,18 @@ import Testing
         checkAddable(try filledList(realm, \.ints), sum: 6, average: 2)
         checkAddable(try filledList(realm, \.optionalInts), sum: 6, average: 2)
         checkAddable(try filledList(realm, \.doubles), sum: 7.5, average: 2.5)
+        // Mixed values aggregate their numbers, whatever their types (Realm's `AnyRealmValue: MinMaxType, AddableType`).
+        checkMinMax(try filledList(realm, \.mixed))
+        checkAddable(try filledList(realm, \.mixed), sum: .double(6.5), average: 6.5 / 3)
+        let strays = try filledList(realm, \.mixed)
+        try realm.write { strays.append(objectsIn: [.string("z"), .none, .bool(true)]) }
+        #expect(strays.min() == .int(1) && strays.max() == .double(3.5))
+        #expect(strays.sum() == .double(6.5))
+        let mean: AnyRealmValue? = strays.average()
+        #expect(mean == .double(6.5 / 3))
+        let unmanaged = List<AnyRealmValue>()
+        unmanaged.append(objectsIn: [.int(2), .int(5)])
+        #expect(unmanaged.sum() == .int(7) && unmanaged.max() == .int(5))
     }
 
     @Test func persistedTypesAreRealms() {
@@ -129,6 +141,14 @@ import Testing
         let decimals = aggregates(all, "amount", as: Decimal128.self)
         #expect(decimals.min == Decimal128(1) / 2 && decimals.max == Decimal128(7) / 2 && decimals.sum == 6)
         #expect(decimals.average == 2)
+        // An `AnyRealmValue` property: its numbers, of any type; other values and nulls are left out.
+        try realm.write {
+            for (holder, value) in zip(all, [AnyRealmValue.int(3), .double(0.5), .string("big")]) { holder.anything = value }
+            realm.add(GVHolder())
+        }
+        let mixed = aggregates(all, "anything", as: AnyRealmValue.self)
+        #expect(mixed.min == .double(0.5) && mixed.max == .int(3))
+        #expect(mixed.sum == .double(3.5) && mixed.average == .double(1.75))
     }
 }
 
@@ -161,6 +181,9 @@ extension Data: GVSample {
     // Base64 "AQ==", "AQA=", "/w==": text order would put the last first.
     static var samples: [Data] { [Data([0x01]), Data([0x01, 0x00]), Data([0xff])] }
 }
+extension AnyRealmValue: GVSample {
+    static var samples: [AnyRealmValue] { [.int(1), .float(2), .double(3.5)] }
+}
 extension GVLevel: GVSample {
     static var samples: [GVLevel] { [.low, .mid, .high] }
 }
@@ -184,6 +207,8 @@ final class GVHolder: Object {
     @Persisted var dates: List<Date>
     @Persisted var datas: List<Data>
     @Persisted var levels: List<GVLevel>
+    @Persisted var mixed: List<AnyRealmValue>
+    @Persisted var anything: AnyRealmValue
     @Persisted var stringSet: MutableSet<String>
     @Persisted var optionalIntSet: MutableSet<Int?>
 }
