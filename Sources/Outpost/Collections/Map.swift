@@ -67,7 +67,6 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         set { update { $0[key] = newValue } }
     }
 
-    public func setValue(_ value: Value?, forKey key: Key) { self[key] = value }
     public func removeObject(for key: Key) { update { $0[key] = nil } }
     public func removeAll() { update { $0.removeAll() } }
     public func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (Value, Value) -> Value)

@@ -1,0 +1,85 @@
+import Foundation
+import Outpost
+import OutpostTesting
+import Testing
+
+final class MQDog: Object {
+    @Persisted var name: String
+    @Persisted var age: Int
+}
+
+final class MQKennel: Object {
+    @Persisted var dogs: Map<String, MQDog?>
+    @Persisted var weights: Map<String, Double>
+    @Persisted var counts: Map<String, Int?>
+}
+
+/// Realm's `RealmKeyedCollection` members on `Map`: queries and sorts answer the values, aggregates take the values
+/// (or a property of the object values), key-value coding reads and writes by key.
+@Suite struct MapQueryTests {
+    let dir = TemporaryDirectory()
+
+    func seeded() throws -> (Realm, MQKennel) {
+        let realm = try Realm(configuration: dir.configuration(objectTypes: [MQDog.self, MQKennel.self]))
+        let kennel = MQKennel()
+        try realm.write {
+            realm.add(kennel)
+            for (key, name, age) in [("a", "rex", 5), ("b", "bo", 2), ("c", "ace", 9)] {
+                kennel.dogs[key] = realm.create(MQDog.self, value: ["name": name, "age": age])
+            }
+            kennel.weights.merge([(key: "x", value: 2.5), (key: "y", value: 0.5), (key: "z", value: 4.0)]) { $1 }
+            kennel.counts.merge([(key: "p", value: 3), (key: "q", value: nil), (key: "r", value: 1)]) { $1 }
+        }
+        return (realm, kennel)
+    }
+
+    @Test func queriesAndSortsAnswerTheValues() throws {
+        defer { dir.remove() }
+        let (_, kennel) = try seeded()
+        #expect(kennel.dogs.filter("age > 3").compactMap { $0?.name }.sorted() == ["ace", "rex"])
+        #expect(kennel.dogs.sorted(byKeyPath: "age").compactMap { $0?.name } == ["bo", "rex", "ace"])
+        #expect(kennel.dogs.sorted(by: \.name, ascending: false).compactMap { $0?.name } == ["rex", "bo", "ace"])
+        #expect(kennel.dogs.sorted(by: [SortDescriptor(keyPath: "name")]).compactMap { $0?.name } == ["ace", "bo", "rex"])
+        #expect(Array(kennel.weights.sorted()) == [0.5, 2.5, 4.0])
+        #expect(Array(kennel.weights.sorted(ascending: false)) == [4.0, 2.5, 0.5])
+        #expect(kennel.dogs.contains { key, dog in key == "b" && dog?.name == "bo" })
+        #expect(!kennel.dogs.contains { _, dog in dog?.age == 100 })
+        #expect(kennel.weights.asKeyValueSequence().map(\.key) == ["x", "y", "z"])
+    }
+
+    @Test func aggregatesTakeTheValuesOrAPropertyOfThem() throws {
+        defer { dir.remove() }
+        let (_, kennel) = try seeded()
+        #expect(kennel.weights.min() == 0.5 && kennel.weights.max() == 4.0 && kennel.weights.sum() == 7.0)
+        let mean: Double? = kennel.weights.average()
+        #expect(mean == 7.0 / 3)
+        #expect(kennel.counts.min() == 1 && kennel.counts.max() == 3 && kennel.counts.sum() == 4)  // nil left out
+        #expect(kennel.dogs.min(ofProperty: "age") == 2 && kennel.dogs.max(ofProperty: "age") == 9)
+        #expect(kennel.dogs.sum(ofProperty: "age") == 16)
+        #expect(kennel.dogs.min(of: \.age) == 2 && kennel.dogs.sum(of: \.age) == 16)
+        #expect(kennel.dogs.average(of: \.age) == 5)  // an `Int` property's average as an `Int`, as in Realm
+        let ages: Double? = kennel.dogs.average(ofProperty: "age")
+        #expect(ages.map { abs($0 - 16.0 / 3) < 1e-9 } == true)
+        let unmanaged = Map<String, Int>()
+        unmanaged["one"] = 1
+        unmanaged["two"] = 2
+        #expect(unmanaged.max() == 2 && unmanaged.sum() == 3)
+    }
+
+    @Test func keyValueCodingReadsAndWritesByKey() throws {
+        defer { dir.remove() }
+        let (realm, kennel) = try seeded()
+        #expect(kennel.weights.value(forKey: "x") as? Double == 2.5)
+        #expect(kennel.weights.value(forKey: "missing") == nil)
+        #expect(kennel.counts.value(forKey: "q") == nil)
+        #expect(kennel.counts.object(forKey: "p" as AnyObject) as? Int == 3)
+        #expect(kennel.dogs.value(forKeyPath: "a.name") as? String == "rex")
+        try realm.write {
+            kennel.weights.setValue(9.5, forKey: "w")
+            kennel.weights.setValue(nil, forKey: "x")
+            kennel.weights.updateValue(1.0, forKey: "y")
+        }
+        #expect(kennel.weights.keys.sorted() == ["w", "y", "z"])
+        #expect(kennel.weights["y"] == 1.0 && kennel.weights["w"] == 9.5)
+    }
+}
