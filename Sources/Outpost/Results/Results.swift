@@ -98,7 +98,7 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
             return Element._load(elements[position]) ?? Element._defaultValue()
         }
         if instance.eventContext != nil { recordEventRead(rowid) }
-        return instance.object(table, rowid) as! Element
+        return Self.makeElement(instance.object(table, rowid))
     }
 
     /// Event library: an object of an unfiltered Results is an object read; the first object produced by an
@@ -157,7 +157,7 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
     /// The position of an object in the results.
     public func index(of object: Element) -> Int? {
         guard valueType == nil else { return firstIndex(of: object) }  // results of values: by equality
-        guard let o = object as? ObjectBase, let row = o._row, row.realm === instance else { return nil }
+        guard let o = Self.object(in: object), let row = o._row, row.realm === instance else { return nil }
         return rowids.firstIndex(of: row.rowid)
     }
 
@@ -202,7 +202,7 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
             }
             let object = page[position - pageStart]
             position += 1
-            return (object as! Element)
+            return Results.makeElement(object)
         }
     }
 
