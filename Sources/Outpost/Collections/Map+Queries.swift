@@ -141,9 +141,7 @@ extension Map where Value.PersistedType: AddableType {
 
     /// The average of the values (nil when there are none; nils are left out).
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
-        ValueAggregate.average(storedValues).flatMap { average in
-            T._load(average) ?? ValueAggregate.double(average).flatMap { T._load(.int(Int64($0.rounded(.towardZero)))) }
-        }
+        ValueAggregate.average(storedValues, as: T.self)
     }
 }
 

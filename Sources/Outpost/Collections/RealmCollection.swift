@@ -195,9 +195,7 @@ extension RealmCollection where Element.PersistedType: AddableType {
 
     /// The average of the values (nil when there are none; nils are left out).
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
-        ValueAggregate.average(_storedValues).flatMap { average in
-            T._load(average) ?? ValueAggregate.double(average).flatMap { T._load(.int(Int64($0.rounded(.towardZero)))) }
-        }
+        ValueAggregate.average(_storedValues, as: T.self)
     }
 }
 

@@ -158,6 +158,13 @@ enum ValueAggregate {
         return .double(present.compactMap(double).reduce(0, +))
     }
 
+    /// The average as `T`: a double (a decimal for decimals), or truncated for an integer type.
+    static func average<T: _HasPersistedType>(_ values: [_StoredValue], as: T.Type) -> T? {
+        average(values).flatMap { average in
+            T._load(average) ?? double(average).flatMap { T._load(.int(Int64($0.rounded(.towardZero)))) }
+        }
+    }
+
     /// The average as a double (a decimal for decimals); nil when there are no values.
     static func average(_ values: [_StoredValue]) -> _StoredValue? {
         let present = values.filter { double($0) != nil }
