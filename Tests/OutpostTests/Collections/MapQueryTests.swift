@@ -80,6 +80,12 @@ final class MQKennel: Object {
             kennel.weights.updateValue(1.0, forKey: "y")
         }
         #expect(kennel.weights.keys.sorted() == ["w", "y", "z"])
+        // Realm's generic tests read key-value coding results back through `dynamicBridgeCast`.
+        #expect(dynamicBridgeCast(fromObjectiveC: kennel.weights.value(forKey: "w")!) as Double == 9.5)
+        #expect(dynamicBridgeCast(fromObjectiveC: NSNull()) as Int? == nil)
+        #expect(dynamicBridgeCast(fromObjectiveC: 7) as Int8 == 7)
+        #expect(dynamicBridgeCast(fromObjectiveC: 7) as Double? == 7.0)
+        #expect(dynamicBridgeCast(fromSwift: "a") as? String == "a")
         #expect(kennel.weights["y"] == 1.0 && kennel.weights["w"] == 9.5)
     }
 }
