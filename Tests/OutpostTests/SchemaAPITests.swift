@@ -36,6 +36,8 @@ import Testing
         #expect(schema["note"]?.isIndexed == false)
         #expect(schema["scratch"] != nil)  // `@Persisted`: stored whatever `ignoredProperties()` says
         #expect(realm.schema["OverriddenKeyItem"]?.primaryKeyProperty?.name == "code")
+        #expect(LegacyKeyedItem.sharedSchema()?.properties.map(\.name) == ["code", "note", "scratch"])
+        #expect(LegacyKeyedItem.sharedSchema() == LegacyKeyedItem().objectSchema)
         try realm.write {
             realm.add(LegacyKeyedItem(value: ["code": "a", "note": "first"]))
             realm.add(LegacyKeyedItem(value: ["code": "a", "note": "second"]), update: .modified)

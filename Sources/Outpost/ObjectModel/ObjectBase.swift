@@ -30,6 +30,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// `@Persisted` properties, so Realm ignores it for them, and so does Outpost.
     open class func ignoredProperties() -> [String] { [] }
 
+    /// The schema of this class, as `objectSchema` gives it for an instance (Realm's class method; Realm answers an
+    /// `RLMObjectSchema`, whose `className` and `properties` read the same).
+    open class func sharedSchema() -> ObjectSchema? { ObjectSchemaRegistry.shared.schema(for: self) }
+
     /// The Realm managing this object, or nil if unmanaged.
     public var realm: Realm? {
         guard let row = _row else { return nil }
