@@ -350,6 +350,10 @@ actor SyncAgent {
                 continue
             }
             let delay = SyncBackoff.delay(attempt: failedAttempts)
+            // A growing wait is what stalls an upload for tens of seconds: say so where logs are kept (info).
+            if failedAttempts > 0 {
+                manager.log(.info, "Sync: Session[\(sessionNumber)]: connecting again in \(delay) (\(failedAttempts + 1) attempts in a row)")
+            }
             failedAttempts += 1
             let sleep = Task<Void, Never> { _ = try? await Task.sleep(for: delay) }
             backoffSleep = sleep
@@ -514,7 +518,7 @@ actor SyncAgent {
                     unansweredPingSince = now
                 }
             case .closed(let reason):
-                manager.log(.debug, "Sync: Connection[\(connectionNumber)]: closed: \(reason ?? "")")
+                manager.log(.info, "Sync: Connection[\(connectionNumber)]: closed by the server: \(reason ?? "no reason given")")
                 return
             }
         }
