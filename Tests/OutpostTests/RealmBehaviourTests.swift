@@ -97,6 +97,12 @@ import Testing
         }
         let setText = String(decoding: setResult?.standardErrorContent ?? [], as: UTF8.self)
         #expect(setText.contains("index(of:) is not available on MutableSet"), "\(setText)")
+        // A map refuses a value of another type through key-value coding, naming the value, the key and the type.
+        let mapResult = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Map<String, Int>().setValue("seven", forKey: "k")
+        }
+        let mapText = String(decoding: mapResult?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(mapText.contains("Invalid value 'seven' of type 'String' for key 'k' of a map of 'Int'"), "\(mapText)")
         // A property that exists sorts as before.
         let realm = try await Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
         #expect(realm.objects(TSPerson.self).sorted(byKeyPath: "name").count == 0)

@@ -56,7 +56,7 @@ extension Map {
             return
         }
         guard let typed = value as? Value else {
-            fatalError("Invalid value '\(value)' of type '\(type(of: value))' for a map of '\(Value.self)'")
+            fatalError("Invalid value '\(value)' of type '\(type(of: value))' for key '\(key)' of a map of '\(Value.self)'")
         }
         self[Key(_outpostKey: key)] = typed
     }

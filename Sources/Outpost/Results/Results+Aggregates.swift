@@ -133,6 +133,14 @@ enum ValueAggregate {
         }
     }
 
+    /// Whether a value is a number (what sums and averages take), without converting it.
+    static func isNumber(_ value: _StoredValue) -> Bool {
+        switch value {
+        case .int, .float, .double, .decimal128: true
+        default: false
+        }
+    }
+
     static func double(_ value: _StoredValue) -> Double? {
         switch value {
         case .int(let v): Double(v)
@@ -145,7 +153,7 @@ enum ValueAggregate {
 
     /// The sum: exact for integers and decimals, a double otherwise.
     static func sum(_ values: [_StoredValue]) -> _StoredValue {
-        let present = values.filter { double($0) != nil }  // numbers only: a mixed collection's others are left out
+        let present = values.filter(isNumber)  // numbers only: a mixed collection's others are left out
         if present.allSatisfy({ if case .int = $0 { true } else { false } }) {
             return .int(present.reduce(Int64(0)) { if case .int(let v) = $1 { $0 &+ v } else { $0 } })
         }
@@ -167,7 +175,7 @@ enum ValueAggregate {
 
     /// The average as a double (a decimal for decimals); nil when there are no values.
     static func average(_ values: [_StoredValue]) -> _StoredValue? {
-        let present = values.filter { double($0) != nil }
+        let present = values.filter(isNumber)
         guard !present.isEmpty else { return nil }
         if case .decimal128(let total) = sum(present) { return .decimal128(total / Decimal128(present.count)) }
         return .double(present.compactMap(double).reduce(0, +) / Double(present.count))
