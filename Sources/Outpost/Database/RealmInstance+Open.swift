@@ -149,7 +149,7 @@ extension RealmInstance {
                 }
             }
         }
-        let all = ObjectSchemaRegistry.shared.closure(of: types)
+        let all = try ObjectSchemaRegistry.shared.schemaClosure(of: types, preferLinked: configuration.objectTypes == nil)
         ObjectSchemaRegistry.shared.makeCurrent(all)
         let plan = SchemaPlan(stored: storedSchemas, code: all.map { ObjectSchemaRegistry.shared.schema(for: $0) })
         let url = URL(fileURLWithPath: path)

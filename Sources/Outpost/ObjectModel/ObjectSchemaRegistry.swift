@@ -63,6 +63,32 @@ final class ObjectSchemaRegistry: Sendable {
         return out
     }
 
+    /// ``closure(of:)`` with one class per Realm class name. Two classes of one name (two modules' `Dog`, two
+    /// versions of a migrated model) cannot share a file. In a default schema (`preferLinked`), whose roots are
+    /// whichever classes were seen last, a class reached through a link of another is kept over a root of that
+    /// name: the link needs exactly it. Otherwise the schema is ambiguous and the open fails saying so, instead of
+    /// failing later on the table both would make.
+    func schemaClosure(of roots: [ObjectBase.Type], preferLinked: Bool) throws(Realm.Error) -> [ObjectBase.Type] {
+        var roots = roots
+        while true {
+            let all = closure(of: roots)
+            let byName = Dictionary(grouping: all) { $0.className() }.filter { $0.value.count > 1 }
+            guard let (name, classes) = byName.sorted(by: { $0.key < $1.key }).first else { return all }
+            let linked = Set(all.flatMap { Self.linkedTypes(of: $0) }.map(ObjectIdentifier.init))
+            let needed = classes.filter { linked.contains(ObjectIdentifier($0)) }
+            let dropped = roots.filter { root in
+                root.className() == name && !needed.contains { $0 == root }
+            }
+            guard preferLinked, needed.count == 1, !dropped.isEmpty else {
+                let names = classes.map { String(reflecting: $0) }.sorted().joined(separator: ", ")
+                throw Realm.Error(.schemaMismatch,
+                    "Object type '\(name)' is defined by more than one class (\(names)); a Realm's schema holds one "
+                        + "class per name: list the classes to use in Realm.Configuration.objectTypes")
+            }
+            roots.removeAll { root in dropped.contains { $0 == root } }
+        }
+    }
+
     private static func linkedTypes(of type: ObjectBase.Type) -> [ObjectBase.Type] {
         let probe = type.init()
         return PropertyReflection.persistedChildren(of: probe).compactMap { $0.wrapper.persistedType._typeInfo.objectType }
