@@ -21,8 +21,6 @@ extension Map {
         contains { predicate($0.key, $0.value) }
     }
 
-    /// The pairs as `(key, value)` tuples (Realm's way to destructure entries in a `for` loop).
-    public func asKeyValueSequence() -> [(key: Key, value: Value)] { Array(self) }
 
     // MARK: Key-value coding
 

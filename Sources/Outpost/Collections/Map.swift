@@ -37,10 +37,17 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         return storedEntries.map { Value._load($0.1) ?? Value._defaultValue() }
     }
 
-    public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> {
-        accessor?.eventRecordLinkReads(storedEntries.map(\.1))  // element objects are reads (event library)
-        return storedEntries.map { (key: Key(_outpostKey: $0.0), value: Value._load($0.1) ?? Value._defaultValue()) }
-            .makeIterator()
+    /// The entries as ``SingleMapEntry`` values, in key order (as Realm: `for entry in map { entry.key }`;
+    /// `asKeyValueSequence()` gives tuples).
+    public func makeIterator() -> RLMMapIterator<SingleMapEntry<Key, Value>> {
+        RLMMapIterator(entries)
+    }
+
+    /// The entries in key order; their objects count as reads for the event library.
+    var entries: [SingleMapEntry<Key, Value>] {
+        let stored = storedEntries
+        accessor?.eventRecordLinkReads(stored.map(\.1))  // element objects are reads (event library)
+        return stored.map { SingleMapEntry(key: Key(_outpostKey: $0.0), value: Value._load($0.1) ?? Value._defaultValue()) }
     }
 
     private func update(_ body: (inout [Key: Value]) -> Void) {

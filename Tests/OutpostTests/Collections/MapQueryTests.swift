@@ -47,6 +47,40 @@ final class MQKennel: Object {
         #expect(kennel.weights.asKeyValueSequence().map(\.key) == ["x", "y", "z"])
     }
 
+    /// Iterating a map yields `SingleMapEntry` values in key order, as in Realm (`entry.key`, `entry.value`);
+    /// `asKeyValueSequence()` yields tuples; generic code can take any map entry through `_RealmMapValue`.
+    @Test func iterationYieldsSingleMapEntries() throws {
+        defer { dir.remove() }
+        let (realm, kennel) = try seeded()
+        var seen: [String] = []
+        for entry in kennel.weights { seen.append("\(entry.key)=\(entry.value)") }
+        #expect(seen == ["x=2.5", "y=0.5", "z=4.0"])
+        #expect(kennel.dogs.map { $0.value?.name } == ["rex", "bo", "ace"])
+        var pairs: [String] = []
+        for (key, value) in kennel.weights.asKeyValueSequence() { pairs.append("\(key):\(value)") }
+        #expect(pairs == ["x:2.5", "y:0.5", "z:4.0"])
+        func valueTypes<M: Sequence>(_ map: M) -> String where M.Element: _RealmMapValue {
+            "\(M.Element.Key.self) -> \(M.Element.Value.self)"
+        }
+        #expect(valueTypes(kennel.counts) == "String -> Optional<Int>")
+        let entries = Array(kennel.weights)
+        #expect(Set(entries).count == 3 && entries[0] == entries[0] && entries[0] != entries[1])
+        #expect(MapIndex(offset: 2).offset == 2)
+        // The iteration is a snapshot: removing entries while iterating sees each entry once.
+        var visited = 0
+        try realm.write {
+            for entry in kennel.weights {
+                kennel.weights.removeObject(for: entry.key)
+                visited += 1
+            }
+        }
+        #expect(visited == 3 && kennel.weights.count == 0)
+        let unmanaged = Map<String, Int>()
+        unmanaged["b"] = 2
+        unmanaged["a"] = 1
+        #expect(unmanaged.map(\.key) == ["a", "b"])
+    }
+
     @Test func aggregatesTakeTheValuesOrAPropertyOfThem() throws {
         defer { dir.remove() }
         let (_, kennel) = try seeded()
