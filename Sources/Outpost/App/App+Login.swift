@@ -48,6 +48,7 @@ extension App {
             user.deviceIdLocked = answer.stringField("device_id")
             user.customDataLocked = customData
             user.profileDataLocked = profileData
+            user.identitiesLocked = UserIdentity.list(inProfile: profile) ?? []
             state.moveToFrontLocked(user)
             try? state.persistLocked()
             return user

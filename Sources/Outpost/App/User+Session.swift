@@ -41,6 +41,7 @@ extension User {
         appState.lock.withLock {
             customDataLocked = customData
             if let profileData { profileDataLocked = profileData }
+            if let identities = UserIdentity.list(inProfile: profile) { identitiesLocked = identities }
             try? appState.persistLocked()
         }
         return Self.plain(self.customData)

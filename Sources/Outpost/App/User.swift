@@ -44,6 +44,7 @@ public final class User: @unchecked Sendable {
     var deviceIdLocked: String?
     var customDataLocked: JSONValue
     var profileDataLocked: JSONValue
+    var identitiesLocked: [UserIdentity]
     /// The refresh in flight, which concurrent callers of `accessToken(forceRefresh:)` join.
     var refreshTask: Task<String, any Error>?
 
@@ -57,13 +58,14 @@ public final class User: @unchecked Sendable {
         deviceIdLocked = record.deviceId
         customDataLocked = record.customData
         profileDataLocked = record.profileData
+        identitiesLocked = record.identities
     }
 
     var recordLocked: UserRecord {
         UserRecord(
             id: id, provider: provider, state: stateLocked, refreshToken: refreshTokenLocked,
             accessToken: accessTokenLocked, deviceId: deviceIdLocked, customData: customDataLocked,
-            profileData: profileDataLocked)
+            profileData: profileDataLocked, identities: identitiesLocked)
     }
 
     /// The app the user belongs to.

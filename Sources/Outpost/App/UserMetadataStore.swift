@@ -12,6 +12,8 @@ struct UserRecord: Sendable, Equatable {
     var customData: JSONValue
     /// The profile's `data` (email, name, …: ``UserProfile``), as Extended JSON.
     var profileData: JSONValue = .object([:])
+    /// The profile's identities.
+    var identities: [UserIdentity] = []
 }
 
 /// The users of one app on disk: `<rootDirectory>/<appId>/users.json` (mode 0600: it holds tokens).
@@ -55,6 +57,7 @@ struct UserMetadataStore: Sendable {
         if let token = user.refreshToken { fields["refresh_token"] = .string(token) }
         if let token = user.accessToken { fields["access_token"] = .string(token) }
         if let device = user.deviceId { fields["device_id"] = .string(device) }
+        if !user.identities.isEmpty { fields["identities"] = .array(user.identities.map(\.json)) }
         return .object(fields)
     }
 
@@ -65,6 +68,7 @@ struct UserMetadataStore: Sendable {
         return UserRecord(
             id: id, provider: provider, state: state, refreshToken: json.stringField("refresh_token"),
             accessToken: json.stringField("access_token"), deviceId: json.stringField("device_id"),
-            customData: json.field("custom_data") ?? .object([:]), profileData: json.field("profile_data") ?? .object([:]))
+            customData: json.field("custom_data") ?? .object([:]), profileData: json.field("profile_data") ?? .object([:]),
+            identities: UserIdentity.list(inProfile: json) ?? [])
     }
 }

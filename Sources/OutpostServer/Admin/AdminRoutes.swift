@@ -100,6 +100,7 @@ struct AdminRoutes: Sendable {
                 "confirmed": .bool(user.confirmed), "disabled": .bool(user.disabled),
                 "created_at": .string(Self.iso8601(user.createdAt)),
                 "data": user.data.extendedJSON, "custom_data": user.customData.extendedJSON,
+                "linked_to": user.linkedTo.map(JSONValue.string) ?? .null,
             ])
         })]))
     }
@@ -107,6 +108,10 @@ struct AdminRoutes: Sendable {
     @Sendable func deleteUser(_ request: Request, context: OutpostRequestContext) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
         try JSONBody.checkText(id, what: "the user id")
+        // The identities linked to the user go with it (their email may then register again).
+        for linked in try await application.storage.user(appId: appId, id: id)?.linkedIdentities ?? [] {
+            try await application.storage.deleteUser(appId: appId, id: linked.rowId)
+        }
         guard try await application.storage.deleteUser(appId: appId, id: id) else {
             throw APIError.notFound("no user with id \(DataAPIValidation.quoted(id))")
         }

@@ -52,6 +52,12 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         /// ``PasswordHashingPool``).
         public static let hashingBusy = Code(rawValue: "hashingBusy")
 
+        /// The identity being linked belongs to another user already (App Services' text: "a user already exists
+        /// with the specified provider").
+        public static let identityInUse = Code(rawValue: "identityInUse")
+        /// The credentials cannot be linked: anonymous ones, or a second email/password identity.
+        public static let linkNotAllowed = Code(rawValue: "linkNotAllowed")
+
         public static func ~= (code: Code, error: any Error) -> Bool {
             (error as? AuthError)?.code == code
         }

@@ -8,14 +8,16 @@ extension AuthService {
     /// - Parameter clientAddress: the client's address (see ``OutpostRequestContext/clientAddress``); each login
     ///   spends one of the address's new users (``AppConfiguration/Throttling/newUsersPerAddress``).
     /// - Throws: ``AuthError/Code/tooManyRequests`` when the address made too many users.
-    public func loginAnonymous(clientAddress: String? = nil) async throws -> LoginResult {
+    public func loginAnonymous(clientAddress: String? = nil, linking ownerId: String? = nil) async throws -> LoginResult {
         guard app.auth.anonymousEnabled else { throw Self.disabled(Provider.anonymous) }
+        try Self.refuseAnonymousLink(ownerId)
         if let clientAddress {
             try await admit([.init(limit: .newUsers, name: clientAddress)], action: "anonymous login",
                             clientAddress: clientAddress)
         }
         let id = ObjectId.generate().stringValue
-        let user = StoredUser(appId: app.appId, id: id, provider: Provider.anonymous, identity: id, createdAt: clock())
+        var user = StoredUser(appId: app.appId, id: id, provider: Provider.anonymous, identity: id, createdAt: clock())
+        user.firstLoginAt = user.createdAt
         try await storage.insertUser(user)
         return try await startSession(for: user)
     }
@@ -29,8 +31,8 @@ extension AuthService {
     /// - Throws: ``AuthError/Code/invalidPassword`` for a wrong password or an unknown email,
     ///   ``AuthError/Code/notConfirmed`` before confirmation, ``AuthError/Code/tooManyRequests`` when throttled,
     ///   ``AuthError/Code/hashingBusy`` when too many logins wait for hashing.
-    public func loginEmailPassword(email: String, password: String, clientAddress: String? = nil) async throws
-        -> LoginResult
+    public func loginEmailPassword(email: String, password: String, clientAddress: String? = nil,
+                                   linking ownerId: String? = nil) async throws -> LoginResult
     {
         guard app.auth.emailPasswordEnabled else { throw Self.disabled(Provider.emailPassword) }
         let identity = Self.normalizedEmail(email)
@@ -51,12 +53,14 @@ extension AuthService {
         throttling.refund(Self.addressKeys(clientAddress), now: clock())
         guard !user.disabled else { throw AuthError(.userNotFound, "the user is disabled") }
         guard user.confirmed else { throw AuthError(.notConfirmed, "the user has not confirmed their email yet") }
-        return try await startSession(for: user)
+        return try await completeLogin(user, linking: ownerId, movable: true)
     }
 
     /// Logs in with a user API key: the session is the key's user's. A wrong key counts as a failed login of the
     /// client's address.
-    public func loginAPIKey(_ key: String, clientAddress: String? = nil) async throws -> LoginResult {
+    public func loginAPIKey(_ key: String, clientAddress: String? = nil, linking ownerId: String? = nil) async throws
+        -> LoginResult
+    {
         guard app.auth.apiKeysEnabled else { throw Self.disabled(Provider.apiKey) }
         let keys = Self.addressKeys(clientAddress)
         try await admit(keys, action: "\(Provider.apiKey) login", clientAddress: clientAddress)
@@ -77,7 +81,7 @@ extension AuthService {
         guard let user = try await storage.user(appId: app.appId, id: stored.userId), !user.disabled else {
             throw AuthError(.userNotFound, "the API key's user does not exist or is disabled")
         }
-        return try await startSession(for: user)
+        return try await completeLogin(user, linking: ownerId, movable: false)
     }
 
     static func disabled(_ provider: String) -> AuthError {
@@ -100,7 +104,7 @@ extension AuthService {
     ///
     /// - Throws: ``AuthError`` with `providerDisabled`, `invalidToken`, `invalidSignature`, `expiredToken`,
     ///   `userNotFound` for a disabled user, or `signingKeysUnavailable` when the keys of a `jwk_uri` cannot be had.
-    public func loginCustomToken(_ token: String) async throws -> LoginResult {
+    public func loginCustomToken(_ token: String, linking ownerId: String? = nil) async throws -> LoginResult {
         guard let settings = app.auth.customToken else { throw Self.disabled(Provider.customToken) }
         let verifier = CustomTokenVerifier(settings: settings)
         let verified: CustomTokenVerifier.Verified
@@ -112,21 +116,24 @@ extension AuthService {
             verified = try verifier.verify(token, now: clock())
         }
         if let user = try await storage.user(appId: app.appId, provider: Provider.customToken, identity: verified.subject) {
-            return try await startSession(for: try await withMetadata(user, verified.metadata))
+            return try await completeLogin(try await withMetadata(user, verified.metadata), linking: ownerId, movable: false)
         }
-        let user = StoredUser(
+        var user = StoredUser(
             appId: app.appId, id: ObjectId.generate().stringValue, provider: Provider.customToken,
             identity: verified.subject, data: verified.metadata, createdAt: clock())
+        // A subject seen first in a link joins the linking user; otherwise it is a new user, logged in now.
+        if ownerId == nil { user.firstLoginAt = user.createdAt }
         do {
             try await storage.insertUser(user)
             await log("info", "created custom-token user \(user.id)")
-            return try await startSession(for: user)
+            return try await completeLogin(user, linking: ownerId, movable: true)
         } catch StorageError.Code.duplicate {
             // Two first logins at once: the other one created the user.
             guard let existing = try await storage.user(appId: app.appId, provider: Provider.customToken,
                                                         identity: verified.subject)
             else { throw AuthError(.userNotFound, "the custom-token user could not be created") }
-            return try await startSession(for: try await withMetadata(existing, verified.metadata))
+            return try await completeLogin(try await withMetadata(existing, verified.metadata), linking: ownerId,
+                                           movable: false)
         }
     }
 

@@ -80,6 +80,8 @@ public struct APIError: Error, HTTPResponseError, Hashable, Sendable, CustomStri
             case .notConfirmed: (.unauthorized, "UserNotConfirmed")
             case .userNotFound: (.unauthorized, "UserNotFound")
             case .userExists: (.conflict, "AccountNameInUse")
+            case .identityInUse: (.unauthorized, "InvalidSession")
+            case .linkNotAllowed: (.badRequest, "InvalidParameter")
             case .providerDisabled: (.badRequest, "AuthProviderNotFound")
             case .invalidEmail, .passwordTooShort: (.badRequest, "BadRequest")
             case .invalidConfirmation: (.badRequest, "UserpassConfirmationFailed")

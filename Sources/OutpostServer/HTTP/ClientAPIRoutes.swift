@@ -104,18 +104,22 @@ struct ClientAPIRoutes {
         var request = request
         let body = try await request.jsonObject(context: context)
         let provider = context.parameters.get("provider") ?? ""
+        // `?link=true` with the user's access token: the credentials' identity joins that user (linkUser).
+        let owner = request.uri.queryParameters.get("link") == "true"
+            ? try await auth.authenticate(accessToken: request.bearerToken()).userId : nil
         let result: AuthService.LoginResult
         switch provider {
         case AuthService.Provider.anonymous:
-            result = try await auth.loginAnonymous(clientAddress: context.clientAddress)
+            result = try await auth.loginAnonymous(clientAddress: context.clientAddress, linking: owner)
         case AuthService.Provider.emailPassword:
             result = try await auth.loginEmailPassword(
-                email: body.string("username"), password: body.string("password"), clientAddress: context.clientAddress)
+                email: body.string("username"), password: body.string("password"), clientAddress: context.clientAddress,
+                linking: owner)
         case AuthService.Provider.apiKey:
-            result = try await auth.loginAPIKey(body.string("key"), clientAddress: context.clientAddress)
+            result = try await auth.loginAPIKey(body.string("key"), clientAddress: context.clientAddress, linking: owner)
         case AuthService.Provider.customToken:
             do {
-                result = try await auth.loginCustomToken(body.string("token"))
+                result = try await auth.loginCustomToken(body.string("token"), linking: owner)
             } catch let error as AuthError where [.invalidToken, .invalidSignature, .expiredToken].contains(error.code) {
                 // A refused login token is an auth failure (App Services' `AuthError`), not an invalid session.
                 throw APIError(status: .unauthorized, errorCode: "AuthError", code: error.code.rawValue, message: error.message)
@@ -126,6 +130,9 @@ struct ClientAPIRoutes {
                 message: "unknown auth provider '\(provider)'")
         }
         ServerMetrics.login(provider: provider)
+        if owner != nil {
+            return .json(.object(["access_token": .string(result.accessToken), "user_id": .string(result.userId)]))
+        }
         return .json(
             .object([
                 "access_token": .string(result.accessToken), "refresh_token": .string(result.refreshToken),
@@ -154,9 +161,11 @@ struct ClientAPIRoutes {
         return .json(
             .object([
                 "user_id": .string(stored.id),
-                "identities": .array([
-                    .object(["id": .string(stored.identity), "provider_type": .string(stored.provider)])
-                ]),
+                "identities": .array(
+                    [.object(["id": .string(stored.identity), "provider_type": .string(stored.provider)])]
+                        + (stored.linkedIdentities ?? []).map {
+                            .object(["id": .string($0.identity), "provider_type": .string($0.provider)])
+                        }),
                 "data": stored.data.extendedJSON,
                 "custom_data": stored.customData.extendedJSON,
             ]))

@@ -26,6 +26,28 @@ public struct StoredUser: Sendable, Hashable, Codable {
     public var customData: Document
     public var disabled: Bool
     public var createdAt: Date
+    /// When the identity first logged in (nil before; rows written by older versions may lack it). An
+    /// email/password identity that never logged in may still be linked to another user.
+    public var firstLoginAt: Date?
+    /// Set on an identity linked to another user (`User.linkUser(credentials:)`): the user its logins act for.
+    /// The row keeps what the identity's provider needs (the password hash, the JWT's subject).
+    public var linkedTo: String?
+    /// The identities linked to this user, after its own (each is the row of that identity).
+    public var linkedIdentities: [LinkedIdentity]?
+
+    /// An identity of another provider linked to a user.
+    public struct LinkedIdentity: Sendable, Hashable, Codable {
+        /// The id of the identity's own row.
+        public var rowId: String
+        public var provider: String
+        public var identity: String
+
+        public init(rowId: String, provider: String, identity: String) {
+            self.rowId = rowId
+            self.provider = provider
+            self.identity = identity
+        }
+    }
 
     public init(
         appId: String, id: String, provider: String, identity: String, passwordHash: String? = nil,
