@@ -142,6 +142,10 @@ extension RealmInstance {
     func loadSchema() throws {
         try readStoredSchema()
         var types = configuration.objectTypes ?? ObjectSchemaRegistry.shared.allTypes
+        if configuration.objectTypes == nil, configuration.syncConfiguration?.enableFlexibleSync != true {
+            // The default schema of a Realm that cannot hold asymmetric objects leaves them out.
+            types.removeAll { $0 is AsymmetricObject.Type }
+        }
         if configuration.objectTypes == nil {
             for (name, _) in storedSchemas where !types.contains(where: { $0.className() == name }) {
                 if let swiftName = storedSwiftTypes[name], let type = _typeByName(swiftName) as? ObjectBase.Type {
@@ -150,6 +154,14 @@ extension RealmInstance {
             }
         }
         let all = try ObjectSchemaRegistry.shared.schemaClosure(of: types, preferLinked: configuration.objectTypes == nil)
+        let asymmetricErrors = Self.asymmetricSchemaErrors(
+            all.map { ObjectSchemaRegistry.shared.schema(for: $0) },
+            isFlexibleSync: configuration.syncConfiguration?.enableFlexibleSync ?? false,
+            isSynced: configuration.syncConfiguration != nil)
+        if !asymmetricErrors.isEmpty {
+            throw Realm.Error(.fail, "Schema validation failed due to the following errors:"
+                + asymmetricErrors.map { "\n- \($0)" }.joined(), fileURL: URL(fileURLWithPath: path))
+        }
         ObjectSchemaRegistry.shared.makeCurrent(all)
         let plan = SchemaPlan(stored: storedSchemas, code: all.map { ObjectSchemaRegistry.shared.schema(for: $0) })
         let url = URL(fileURLWithPath: path)

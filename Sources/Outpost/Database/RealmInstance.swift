@@ -235,6 +235,7 @@ final class RealmInstance {
                 cancelWrite()
                 throw error
             }
+            if tablesByName.values.contains(where: \.schema.isAsymmetric) { removeAsymmetricObjects() }
         }
         let writeEvent = eventWriteChanges(committed).map(EventWritePayload.init)
         if let writeEvent { eventContext?.prepare(writeEvent) }  // on the worker, beside the commit below

@@ -124,7 +124,8 @@ final class ObjectSchemaRegistry: Sendable {
         if isEmbedded, let pk = primaryKeys.first {
             fatalError("Outpost: embedded object '\(type.className())' cannot have a primary key ('\(pk.name)')")
         }
-        return ObjectSchema(className: className, properties: properties, isEmbedded: isEmbedded)
+        return ObjectSchema(className: className, properties: properties, isEmbedded: isEmbedded,
+                            isAsymmetric: type is AsymmetricObject.Type)
     }
 
     /// A class's `primaryKey()` override: that property becomes the primary key (and indexed), in place of any

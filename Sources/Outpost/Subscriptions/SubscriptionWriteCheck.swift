@@ -12,7 +12,9 @@ struct SubscriptionWriteCheck {
         let (_, records) = SyncSubscriptionSet.readLatest(realm)
         let subscribed = Set(records.map(\.className))
         for className in changes.tables.keys.sorted() {
-            guard let table = realm.tablesByName[className] ?? realm.table(named: className), !table.schema.isEmbedded
+            // Asymmetric objects are only uploaded: they need no subscription (and cannot have one).
+            guard let table = realm.tablesByName[className] ?? realm.table(named: className), !table.schema.isEmbedded,
+                !table.schema.isAsymmetric
             else { continue }
             let t = changes.tables[className]!
             let touched = t.hasInsertions || !t.deletions.isEmpty || !t.modifiedRows.isEmpty

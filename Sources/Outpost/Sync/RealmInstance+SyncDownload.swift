@@ -139,7 +139,10 @@ extension RealmInstance {
     func syncApply(_ changeset: DownloadChangeset, pending: PendingLocalChanges, sweep: inout BootstrapSweep?,
                    newRows: inout SyncNewRows, report: inout SyncDownloadReport) {
         for instruction in changeset.instructions {
-            guard let table = table(named: instruction.className), !table.schema.isEmbedded else { continue }
+            // Asymmetric objects are never downloaded (a server that does not know the table as asymmetric may echo
+            // its creates back).
+            guard let table = table(named: instruction.className), !table.schema.isEmbedded, !table.schema.isAsymmetric
+            else { continue }
             let key = pending.isEmpty ? "" : PendingLocalChanges.key(instruction.className, instruction.primaryKey)
             var object: String { "\(instruction.className) \(instruction.primaryKey.subscriptionText)" }
             switch instruction {

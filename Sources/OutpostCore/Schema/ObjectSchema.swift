@@ -4,11 +4,36 @@ public struct ObjectSchema: Hashable, Sendable, Codable, CustomStringConvertible
     public var properties: [Property]
     /// Embedded objects live only inside their parent and have no primary key.
     public var isEmbedded: Bool
+    /// Asymmetric objects (`AsymmetricObject`) are only uploaded: created on a device, inserted on the server, never
+    /// kept on the device nor downloaded.
+    public var isAsymmetric: Bool
 
-    public init(className: String, properties: [Property], isEmbedded: Bool = false) {
+    public init(className: String, properties: [Property], isEmbedded: Bool = false, isAsymmetric: Bool = false) {
         self.className = className
         self.properties = properties
         self.isEmbedded = isEmbedded
+        self.isAsymmetric = isAsymmetric
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case className, properties, isEmbedded, isAsymmetric
+    }
+
+    /// Schemas stored before `isAsymmetric` existed read as not asymmetric.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        className = try container.decode(String.self, forKey: .className)
+        properties = try container.decode([Property].self, forKey: .properties)
+        isEmbedded = try container.decode(Bool.self, forKey: .isEmbedded)
+        isAsymmetric = try container.decodeIfPresent(Bool.self, forKey: .isAsymmetric) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(className, forKey: .className)
+        try container.encode(properties, forKey: .properties)
+        try container.encode(isEmbedded, forKey: .isEmbedded)
+        if isAsymmetric { try container.encode(true, forKey: .isAsymmetric) }
     }
 
     /// The primary key property, if the class has one.

@@ -23,6 +23,9 @@ extension AppConfiguration {
             "indexed_queryable_fields_names": .array(self.sync.indexedQueryableFieldsNames.map(JSONValue.string)),
             "development_mode_enabled": .bool(self.sync.developmentModeEnabled),
         ]
+        if !self.sync.asymmetricTables.isEmpty {
+            sync["asymmetric_tables"] = .array(self.sync.asymmetricTables.map(JSONValue.string))
+        }
         if !self.sync.collectionQueryableFieldsNames.isEmpty {
             sync["collection_queryable_fields_names"] = .object(
                 self.sync.collectionQueryableFieldsNames.mapValues { .array($0.map(JSONValue.string)) })

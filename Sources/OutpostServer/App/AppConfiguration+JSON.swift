@@ -89,7 +89,7 @@ extension AppConfiguration {
     private static func sync(_ reader: ConfigurationReader) throws(ConfigurationError) -> Sync {
         try reader.rejectUnknownFields([
             "mode", "partition", "queryable_fields_names", "collection_queryable_fields_names",
-            "indexed_queryable_fields_names", "development_mode_enabled",
+            "indexed_queryable_fields_names", "development_mode_enabled", "asymmetric_tables",
         ])
         var sync = Sync()
         let modeText = try reader.string("mode") ?? "flexible"
@@ -118,6 +118,11 @@ extension AppConfiguration {
         }
         sync.indexedQueryableFieldsNames = try reader.stringArray("indexed_queryable_fields_names")
         sync.developmentModeEnabled = try reader.bool("development_mode_enabled", default: false)
+        sync.asymmetricTables = try reader.stringArray("asymmetric_tables")
+        if !sync.asymmetricTables.isEmpty, mode != .flexible {
+            throw ConfigurationError(.invalidValue, path: reader.path(of: "asymmetric_tables"),
+                                     "asymmetric tables are only allowed with \"mode\": \"flexible\"")
+        }
         return sync
     }
 

@@ -99,6 +99,9 @@ extension AppConfiguration {
         public var indexedQueryableFieldsNames: [String]
         /// Development mode: the schema follows what clients upload.
         public var developmentModeEnabled: Bool
+        /// Collections of asymmetric objects (Data Ingest, flexible sync only): uploads insert documents, which are
+        /// never downloaded nor subscribed to.
+        public var asymmetricTables: [String] = []
 
         public init(
             mode: Mode = .flexible, partition: Partition? = nil, queryableFieldsNames: [String] = [],

@@ -165,6 +165,10 @@ extension ServerSession {
                 // Another partition's document is absent for this session: a set or erase of it changes nothing,
                 // as for a key that does not exist (no oracle), and a create of its key is refused, its key taken.
                 let isElsewhere = stored.map { judge.isInAnotherPartition(key.collection, $0) } ?? false
+                // Asymmetric objects are inserted once; a later write to one that exists is dropped, and they are
+                // not recorded in the history (nothing of them is downloaded).
+                let isAsymmetric = view.settings.asymmetricTables.contains(key.collection)
+                if isAsymmetric && stored != nil { continue }
                 let before = isElsewhere ? nil : stored
                 let result = InstructionApplier.applySorted(object.instructions, to: before)
                 guard result.document != before else { continue }
@@ -193,6 +197,7 @@ extension ServerSession {
                     try await tx.deleteDocument(collection: key.collection, primaryKey: key.primaryKey)
                 }
                 working.documents[object.slot] = result.document
+                if isAsymmetric { continue }
                 var change = DocumentChange(collection: key.collection, primaryKey: key.primaryKey, before: before,
                                             after: result.document, changedFields: result.changedFields)
                 change.afterText = text

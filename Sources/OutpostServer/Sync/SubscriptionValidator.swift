@@ -24,6 +24,9 @@ struct SubscriptionValidator {
         if let problem = ObjectNames.problem(withClassName: className) {
             return "Invalid query: class name \(Value.string(className).extendedJSONText) is not a valid name: it \(problem)"
         }
+        if settings.asymmetricTables.contains(className) {
+            return "Invalid query: \(table) is asymmetric: its objects are only uploaded and cannot be subscribed to"
+        }
         guard text.utf8.count <= SyncProtocolLimits.maxQueryBytes else {
             return "Invalid query: unsupported query for \(table): the query is \(text.utf8.count) bytes, more than the limit of \(SyncProtocolLimits.maxQueryBytes)"
         }

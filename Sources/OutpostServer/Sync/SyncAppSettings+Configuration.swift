@@ -27,5 +27,6 @@ extension SyncAppSettings {
             queryableFields: Set(app.sync.queryableFieldsNames),
             collectionQueryableFields: app.sync.collectionQueryableFieldsNames.mapValues { Set($0) },
             developmentMode: app.sync.developmentModeEnabled, schema: schema, rules: rules)
+        asymmetricTables = Set(app.sync.asymmetricTables)
     }
 }

@@ -16,6 +16,8 @@ public struct SyncAppSettings: Sendable {
     /// The configured schema per collection: field name → type name (as in App Services' `bsonType`).
     public var schema: [String: [String: String]]
     public var rules: RuleSet
+    /// Collections of asymmetric objects: uploads only insert into them; nothing of them is downloaded.
+    public var asymmetricTables: Set<String> = []
 
     public init(
         appId: String, mode: SyncMode = .flexible, partition: PartitionSettings? = nil, queryableFields: Set<String> = [],

@@ -23,6 +23,8 @@ struct WriteJudge {
         if let denial = permissionDenial(collection: collection, before: before, after: after, changed: changed) {
             return "\(target) \(denial)"
         }
+        // Asymmetric objects are never subscribed to: only the role decides.
+        if view.settings.asymmetricTables.contains(collection) { return nil }
         let inView: Bool
         switch (before, after) {
         case (nil, let after?): inView = view.matchesQuery(collection, after)
