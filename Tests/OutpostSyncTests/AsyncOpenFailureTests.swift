@@ -29,7 +29,7 @@ import Testing
             } catch SyncError.connectionFailed {}
             // Without the option the open waits for a connection (the original retries too).
             await #expect(throws: SyncTestTimeout.self) {
-                try await withDeadline(.seconds(2), "the open") { _ = try await Realm(configuration: configuration, downloadBeforeOpen: .always) }
+                try await expectTimeout(.seconds(2), "the open") { _ = try await Realm(configuration: configuration, downloadBeforeOpen: .always) }
             }
         }
     }

@@ -90,7 +90,8 @@ import Testing
         config.fileURL = sibling.configuration.fileURL!.deletingLastPathComponent().appendingPathComponent(file)
         config.syncConfiguration?.heldDownloadMemoryLimit = limit
         let opening = config
-        return try await withDeadline(.seconds(60), "the first open") {
+        // A bootstrap of thousands of objects in small batches, while every other sync test runs: generous.
+        return try await withDeadline(.seconds(120), "the first open") {
             guard subscribeWhenOpen else {
                 return UncheckedSendable(try await Realm(configuration: opening, downloadBeforeOpen: .always))
             }

@@ -3,9 +3,22 @@ import Foundation
 import OutpostCoreTesting
 import Testing
 
-/// Runs `body`, throwing ``SyncTestTimeout`` naming `what` when it takes longer than `timeout`. The body is cancelled
-/// and not awaited after a timeout, so a hang fails the test instead of stalling it.
+/// Runs `body`, throwing ``SyncTestTimeout`` naming `what` when it takes longer than `timeout`, and never less than
+/// ``testPatience``: the deadline only turns a hang into a failure. The body is cancelled and not awaited after a
+/// timeout, so a hang fails the test instead of stalling it.
+///
+/// The floor is there because every sync test of a process runs at once on CI's two cores: a wait that takes
+/// milliseconds alone has been seen to take 20–30 s with the machine also loaded (`stress --cpu 2`), its session
+/// making steady progress with seconds between messages. A test that expects the timeout uses ``expectTimeout(_:_:_:)``.
 func withDeadline<T: Sendable>(
+    _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let timeout = max(timeout, testPatience)
+    return try await SyncWaiting.race(timeout, failure: { SyncTestTimeout(description: "\(what) did not finish within \(timeout)") }, body)
+}
+
+/// Runs `body` for `timeout` exactly, for a test that expects it not to finish: throws ``SyncTestTimeout`` then.
+func expectTimeout<T: Sendable>(
     _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await SyncWaiting.race(timeout, failure: { SyncTestTimeout(description: "\(what) did not finish within \(timeout)") }, body)

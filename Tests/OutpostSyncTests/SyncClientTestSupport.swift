@@ -40,7 +40,7 @@ func withClientApp<T>(_ server: TestServer, syncTimeouts: SyncTimeoutOptions? = 
     // replaces this one).
     let log = LockedLines()
     let start = ContinuousClock.now
-    app.syncManager.logLevel = .info
+    app.syncManager.logLevel = ProcessInfo.processInfo.environment["OUTPOST_SYNC_LOG"] != nil ? .all : .info
     app.syncManager.logger = { level, line in log.append("\(ContinuousClock.now - start) \(level): \(line)") }
     defer { try? FileManager.default.removeItem(at: root) }
     do {

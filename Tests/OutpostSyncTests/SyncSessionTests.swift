@@ -138,6 +138,7 @@ final class Cat: Object {
     @Test func aSuspensionOutlastsLogOutAndLogIn() async throws {
         try await withTestServer(configuration: try seedServerApp(appId: "suspended-relogin")) { server in
             try await withClientApp(server) { app in
+                app.syncManager.logLevel = .debug  // printed only if the test fails (the upload stall under load)
                 let (user, credentials) = try await Self.registeredUser(app, email: "eve@example.com")
                 let realm = try await Realm(configuration: seedConfiguration(user), downloadBeforeOpen: .always)
                 let session = try #require(realm.syncSession)
