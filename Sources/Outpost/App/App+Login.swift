@@ -64,8 +64,9 @@ extension App {
 
     private func loggedInAnonymousUser() -> User? {
         state.lock.withLock {
+            // A user that linked another identity is no longer anonymous: `.anonymous` makes a new user (as Realm).
             guard let user = state.users.last(where: {
-                $0.stateLocked == .loggedIn && $0.provider == AuthProvider.anonymous
+                $0.stateLocked == .loggedIn && $0.isAnonymousLocked
             }) else { return nil }
             state.moveToFrontLocked(user)
             try? state.persistLocked()

@@ -40,6 +40,12 @@ extension User {
         return self
     }
 
+    /// Whether the user has only an anonymous identity (one that linked another is kept at log-out, and an
+    /// anonymous login no longer returns it, as in Realm).
+    var isAnonymousLocked: Bool {
+        provider == AuthProvider.anonymous && identitiesLocked.allSatisfy { $0.providerType == AuthProvider.anonymous }
+    }
+
     /// Links `credentials` (see ``linkUser(credentials:)``) and calls `completion` with this user or the error, on an
     /// arbitrary thread.
     @preconcurrency

@@ -7,7 +7,7 @@ extension User {
     /// files deleted), as in Realm. Logging out a logged-out user does nothing. The local logout happens even when
     /// the server cannot be reached; the error is then still thrown, as Realm reports it.
     public func logOut() async throws {
-        let anonymous = appState.lock.withLock { provider == AuthProvider.anonymous }
+        let anonymous = appState.lock.withLock { isAnonymousLocked }
         try await endSession(finalState: anonymous ? .removed : .loggedOut, requireKnown: false)
     }
 

@@ -31,6 +31,12 @@ import Testing
             #expect(reopened.allUsers[anonymous.id]?.identities.count == 2)
             let again = try await t.app.login(credentials: .emailPassword(email: "ada@example.com", password: "password1"))
             #expect(again.id == anonymous.id)
+            // No longer anonymous: an anonymous login makes a new user instead of returning this one (as Realm).
+            let newAnonymous = try await t.app.login(credentials: .anonymous)
+            #expect(newAnonymous.id != anonymous.id)
+            // ...and logging it out keeps it on the device (an anonymous user is removed).
+            try await anonymous.logOut()
+            #expect(anonymous.state == .loggedOut && t.app.allUsers[anonymous.id] != nil)
         }
     }
 
