@@ -235,7 +235,7 @@ final class RealmInstance {
                 cancelWrite()
                 throw error
             }
-            if tablesByName.values.contains(where: \.schema.isAsymmetric) { removeAsymmetricObjects() }
+            removeAsymmetricObjects(written: committed)
         }
         let writeEvent = eventWriteChanges(committed).map(EventWritePayload.init)
         if let writeEvent { eventContext?.prepare(writeEvent) }  // on the worker, beside the commit below

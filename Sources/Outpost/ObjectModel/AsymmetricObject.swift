@@ -42,12 +42,15 @@ extension Realm {
 
 extension RealmInstance {
     /// Removes the objects of asymmetric classes written in this transaction, after their creation was recorded for
-    /// upload and without recording the removal: they leave the device at the commit, as in Realm.
-    func removeAsymmetricObjects() {
+    /// upload and without recording the removal: they leave the device at the commit, as in Realm. Only the tables
+    /// the transaction wrote are looked at (a commit without asymmetric objects costs a lookup per written table).
+    func removeAsymmetricObjects(written: ChangeSet) {
+        let tables = written.tables.keys.compactMap { tablesByName[$0] }.filter(\.schema.isAsymmetric)
+        guard !tables.isEmpty else { return }
         let recorder = syncRecorder
         syncRecorder = nil
         defer { syncRecorder = recorder }
-        for table in tablesByName.values where table.schema.isAsymmetric {
+        for table in tables {
             let rowids = (try? connection.cached("SELECT rowid FROM \(table.sqlName)").rows()) ?? []
             for value in rowids {
                 guard case .integer(let rowid) = value[0] else { continue }
