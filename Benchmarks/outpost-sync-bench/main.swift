@@ -45,7 +45,7 @@ func makeApp(_ name: String, baseURL: String = baseURL, root: URL = directory) -
     return app
 }
 
-func openSynced(_ app: App, _ file: String, behavior: OpenBehavior = .never) async throws -> (Realm, User) {
+func openSynced(_ app: App, _ file: String, behavior: Realm.OpenBehavior = .never) async throws -> (Realm, User) {
     let user = try await app.login(credentials: .anonymous)
     var config = user.flexibleSyncConfiguration(initialSubscriptions: { subs in subs.append(QuerySubscription<BenchItem>()) })
     config.objectTypes = [BenchItem.self]

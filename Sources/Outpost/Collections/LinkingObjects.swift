@@ -34,6 +34,8 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Custom
 }
 
 extension LinkingObjects: _Persistable {
+    /// Realm's: linking objects are their own persisted type.
+    public typealias PersistedType = Self
     public static var _typeInfo: _TypeInfo { _TypeInfo(.linkingObjects, objectType: Element.self) }
     public static var _collectionKind: CollectionKind { .none }
     public static func _defaultValue() -> LinkingObjects<Element> { LinkingObjects(accessor: nil) }

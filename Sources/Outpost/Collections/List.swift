@@ -145,6 +145,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 }
 
 extension List: _Persistable {
+    /// Realm's: a collection property is stored as itself.
+    public typealias PersistedType = List
     public static var _typeInfo: _TypeInfo { Element._typeInfo }
     public static var _collectionKind: CollectionKind { .list }
     public static func _defaultValue() -> List<Element> { List() }

@@ -94,6 +94,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 }
 
 extension Map: _Persistable {
+    /// Realm's: a collection property is stored as itself.
+    public typealias PersistedType = Map
     public static var _typeInfo: _TypeInfo { Value._typeInfo }
     public static var _collectionKind: CollectionKind { .map }
     public static func _defaultValue() -> Map<Key, Value> { Map() }

@@ -108,6 +108,8 @@ public final class MutableSet<Element: RealmCollectionValue>: CustomStringConver
 }
 
 extension MutableSet: _Persistable {
+    /// Realm's: a collection property is stored as itself.
+    public typealias PersistedType = MutableSet
     public static var _typeInfo: _TypeInfo { Element._typeInfo }
     public static var _collectionKind: CollectionKind { .set }
     public static func _defaultValue() -> MutableSet<Element> { MutableSet() }

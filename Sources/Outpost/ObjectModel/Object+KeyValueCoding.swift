@@ -64,3 +64,23 @@ extension ObjectBase {
         return flatten(wrapped)
     }
 }
+
+extension ObjectBase {
+    /// The value of the property named `key`, as `self[key]` (Realm's objects answer it as `NSObject`s; Outpost's
+    /// objects, not `NSObject`s on Linux, have the same call).
+    public func value(forKey key: String) -> Any? { self[key] }
+
+    /// The value at a dotted key path through links and embedded objects (`"owner.name"`); nil when a link on the way
+    /// is nil. Traps with Realm's text for an unknown name.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        var current: Any? = self
+        for name in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let object = current as? ObjectBase else { return nil }
+            current = object[String(name)]
+        }
+        return current
+    }
+
+    /// Sets the property named `key`, as `self[key] = value` (Realm's `NSObject` key-value coding).
+    public func setValue(_ value: Any?, forKey key: String) { self[key] = value }
+}

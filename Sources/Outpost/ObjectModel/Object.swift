@@ -61,3 +61,17 @@ open class EmbeddedObject: ObjectBase, _RealmCollectionValueInsideOptional {
     }
     public static func _defaultValue() -> Self { Self() }
 }
+
+/// Realm's: objects are discoverable as link properties (generic Realm code states `T: _RealmSchemaDiscoverable`).
+extension Object: _RealmSchemaDiscoverable {
+    public static var _rlmType: PropertyType { .object }
+    public static var _rlmOptional: Bool { false }
+    public static var _rlmRequireObjc: Bool { false }
+}
+
+/// Realm's: embedded objects are discoverable as object properties.
+extension EmbeddedObject: _RealmSchemaDiscoverable {
+    public static var _rlmType: PropertyType { .object }
+    public static var _rlmOptional: Bool { false }
+    public static var _rlmRequireObjc: Bool { false }
+}

@@ -18,7 +18,11 @@ extension Optional: _StorableValue where Wrapped: _PersistableInsideOptional {
 extension Optional: RealmCollectionValue where Wrapped: _RealmCollectionValueInsideOptional {}
 extension Optional: _PrimaryKey where Wrapped: _PrimaryKey {}
 
-extension Optional: _RealmSchemaDiscoverable where Wrapped: _PersistableInsideOptional {}
+extension Optional: _RealmSchemaDiscoverable where Wrapped: _RealmSchemaDiscoverable {
+    public static var _rlmType: PropertyType { Wrapped._rlmType }
+    public static var _rlmOptional: Bool { true }
+    public static var _rlmRequireObjc: Bool { Wrapped._rlmRequireObjc }
+}
 
 extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     public static var _collectionKind: CollectionKind { .none }

@@ -29,7 +29,7 @@ public protocol _StorableValue {
 }
 
 /// Types that can be stored inside an `Optional` property (`@Persisted var x: Int?`).
-public protocol _PersistableInsideOptional: _StorableValue {}
+public protocol _PersistableInsideOptional: _StorableValue, _HasPersistedType, _RealmSchemaDiscoverable {}
 
 /// The element type of `List`, `MutableSet`, `Map` and `Results` (Realm's name and shape): hashable, with the type it
 /// is stored as (`PersistedType`, itself a collection value), which generic code constrains (`V.PersistedType:
@@ -82,7 +82,7 @@ public protocol _RealmSchemaDiscoverable {
 }
 
 /// Anything `@Persisted` accepts: scalars, optionals, links, collections, `LinkingObjects`.
-public protocol _Persistable: _RealmSchemaDiscoverable {
+public protocol _Persistable: _RealmSchemaDiscoverable, _HasPersistedType {
     static var _typeInfo: _TypeInfo { get }
     static var _collectionKind: CollectionKind { get }
     static func _defaultValue() -> Self

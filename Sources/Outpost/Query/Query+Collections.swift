@@ -1,7 +1,7 @@
 import Foundation
 import OutpostCore
 
-extension Query where T: _QueryCollection {
+extension Query where T: RealmCollection {
     /// A property of the collection's objects: `$0.dogs.name`. Comparisons on it match when any
     /// element matches (`ANY dogs.name == "Rex"`).
     public subscript<V>(dynamicMember member: KeyPath<T.Element, V>) -> Query<V> where T.Element: ObjectBase {
@@ -34,7 +34,7 @@ extension Query where T: _QueryCollection {
     }
 }
 
-extension Query where T: _QueryCollection, T.Element: Comparable {
+extension Query where T: RealmCollection, T.Element: Comparable {
     /// True if every element lies in the range: `scores.@min >= lo AND scores.@max < hi`.
     public func contains(_ range: Range<T.Element>) -> Query<Bool> {
         Query<Bool>(.and(
@@ -54,7 +54,7 @@ extension Query where T: _QueryCollection, T.Element: Comparable {
     }
 }
 
-extension Query where T: _QueryCollection, T.Element: _HasPersistedType, T.Element.PersistedType: _QueryNumeric {
+extension Query where T: RealmCollection, T.Element.PersistedType: _QueryNumeric {
     /// True if any element is greater: `ANY scores > 3`.
     public static func > (_ lhs: Query<T>, _ rhs: T.Element) -> Query<Bool> {
         Query<Bool>(.comparison(.greaterThan, lhs.node, .constant(QueryConstant(rhs)), options: []))
@@ -86,4 +86,47 @@ extension Query where T: _QueryCollection, T.Element: _HasPersistedType, T.Eleme
 
     /// The sum of the elements: `scores.@sum`.
     public var sum: Query<T.Element> { Query<T.Element>(node.erasingAny(appending: .aggregate(.sum))) }
+}
+
+extension Query where T: RealmCollection, T.Element: OptionalProtocol, T.Element.Wrapped: Comparable {
+    /// True if every element lies in the range (a collection of optionals; null elements never match).
+    public func contains(_ range: Range<T.Element.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.and(
+            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
+                        .constant(QueryConstant(range.lowerBound)), options: []),
+            .comparison(.lessThan, node.erasingAny(appending: .aggregate(.max)),
+                        .constant(QueryConstant(range.upperBound)), options: [])))
+    }
+
+    /// True if every element lies in the closed range (a collection of optionals).
+    public func contains(_ range: ClosedRange<T.Element.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.and(
+            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
+                        .constant(QueryConstant(range.lowerBound)), options: []),
+            .comparison(.lessThanOrEqual, node.erasingAny(appending: .aggregate(.max)),
+                        .constant(QueryConstant(range.upperBound)), options: [])))
+    }
+}
+
+// MARK: Stored forms of elements (Realm's: the collection type only selects the operators)
+
+extension Query where T: RealmCollection, T.Element: PersistableEnum, T.Element.RawValue: RealmCollectionValue {
+    /// The elements' raw values, for operators the enum lacks: `$0.moods.rawValue.contains("happy")`.
+    public var rawValue: Query<AnyRealmCollection<T.Element.RawValue>> { Query<AnyRealmCollection<T.Element.RawValue>>(node) }
+}
+
+extension Query where T: RealmCollection, T.Element: OptionalProtocol, T.Element.Wrapped: PersistableEnum,
+    T.Element.Wrapped.RawValue: _RealmCollectionValueInsideOptional
+{
+    /// The optional elements' raw values.
+    public var rawValue: Query<AnyRealmCollection<T.Element.Wrapped.RawValue?>> {
+        Query<AnyRealmCollection<T.Element.Wrapped.RawValue?>>(node)
+    }
+}
+
+extension Query where T: RealmCollection {
+    /// The elements' stored forms (the persisted values of custom-persistable elements).
+    public var persistableValue: Query<AnyRealmCollection<T.Element.PersistedType>> {
+        Query<AnyRealmCollection<T.Element.PersistedType>>(node)
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import OutpostCore
 
-extension Query where T: _QueryKeyedCollection {
+extension Query where T: RealmKeyedCollection {
     /// The value for a key: `$0.prices["eur"] > 1` is `prices["eur"] > 1`.
     public subscript(member: T.Key) -> Query<T.Value> {
         let key = (member as? any _MapKey)?._outpostKey ?? "\(member)"
@@ -29,14 +29,14 @@ extension Query where T: _QueryKeyedCollection {
     }
 }
 
-extension Query where T: _QueryKeyedCollection, T.Key == String {
+extension Query where T: RealmKeyedCollection, T.Key == String {
     /// All keys of the map; comparisons match when any key matches (`ANY prices.@keys == "eur"`).
     public var keys: Query<String> {
         Query<String>(node.appending([.keys]))
     }
 }
 
-extension Query where T: _QueryKeyedCollection, T.Value: Comparable {
+extension Query where T: RealmKeyedCollection, T.Value: Comparable {
     /// True if every value lies in the range: `prices.@min >= lo AND prices.@max < hi`.
     public func contains(_ range: Range<T.Value>) -> Query<Bool> {
         Query<Bool>(.and(
@@ -56,7 +56,7 @@ extension Query where T: _QueryKeyedCollection, T.Value: Comparable {
     }
 }
 
-extension Query where T: _QueryKeyedCollection, T.Value: _HasPersistedType, T.Value.PersistedType: _QueryNumeric {
+extension Query where T: RealmKeyedCollection, T.Value.PersistedType: _QueryNumeric {
     /// The smallest value: `prices.@min`.
     public var min: Query<T.Value> { Query<T.Value>(node.erasingAny(appending: .aggregate(.min))) }
 
@@ -68,4 +68,43 @@ extension Query where T: _QueryKeyedCollection, T.Value: _HasPersistedType, T.Va
 
     /// The sum of the values: `prices.@sum`.
     public var sum: Query<T.Value> { Query<T.Value>(node.erasingAny(appending: .aggregate(.sum))) }
+}
+
+extension Query where T: RealmKeyedCollection, T.Value: OptionalProtocol, T.Value.Wrapped: Comparable {
+    /// True if every value lies in the range (a map of optionals; null values never match).
+    public func contains(_ range: Range<T.Value.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.and(
+            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
+                        .constant(QueryConstant(range.lowerBound)), options: []),
+            .comparison(.lessThan, node.erasingAny(appending: .aggregate(.max)),
+                        .constant(QueryConstant(range.upperBound)), options: [])))
+    }
+
+    /// True if every value lies in the closed range (a map of optionals).
+    public func contains(_ range: ClosedRange<T.Value.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.and(
+            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
+                        .constant(QueryConstant(range.lowerBound)), options: []),
+            .comparison(.lessThanOrEqual, node.erasingAny(appending: .aggregate(.max)),
+                        .constant(QueryConstant(range.upperBound)), options: [])))
+    }
+}
+
+// MARK: Stored forms of values (Realm's: the map type only selects the operators)
+
+extension Query where T: RealmKeyedCollection, T.Value: PersistableEnum, T.Value.RawValue: RealmCollectionValue {
+    /// The values' raw values: `$0.moods.rawValue["mon"] == "happy"`.
+    public var rawValue: Query<Map<T.Key, T.Value.RawValue>> { Query<Map<T.Key, T.Value.RawValue>>(node) }
+}
+
+extension Query where T: RealmKeyedCollection, T.Value: OptionalProtocol, T.Value.Wrapped: PersistableEnum,
+    T.Value.Wrapped.RawValue: _RealmCollectionValueInsideOptional
+{
+    /// The optional values' raw values.
+    public var rawValue: Query<Map<T.Key, T.Value.Wrapped.RawValue?>> { Query<Map<T.Key, T.Value.Wrapped.RawValue?>>(node) }
+}
+
+extension Query where T: RealmKeyedCollection {
+    /// The values' stored forms (the persisted values of custom-persistable values).
+    public var persistableValue: Query<Map<T.Key, T.Value.PersistedType>> { Query<Map<T.Key, T.Value.PersistedType>>(node) }
 }

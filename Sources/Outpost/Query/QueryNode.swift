@@ -174,7 +174,7 @@ struct QueryPredicateBuilder {
 
     /// The subquery's predicate with its collection prefix replaced by the variable
     /// (`dogs.age > 3` → `$col1.age > 3`); `collection` receives the prefix.
-    private static func rewrite(_ node: QueryNode, variable: String, collection: inout [QueryKeyPath.Component]?)
+    static func rewrite(_ node: QueryNode, variable: String, collection: inout [QueryKeyPath.Component]?)
         -> QueryNode
     {
         switch node {

@@ -4,13 +4,13 @@ import OutpostCore
 /// A value type with the type it is stored as: itself for Realm's scalars, the raw value for a
 /// `PersistableEnum`, `Wrapped.PersistedType?` for optionals (Realm's name). The type-safe query
 /// builder and the key-path APIs use it to decide which operators a property supports.
-public protocol _HasPersistedType: _StorableValue {
+public protocol _HasPersistedType {
     /// The type the value is stored as.
     associatedtype PersistedType
 }
 
 /// Tag protocol for the types `<`, `<=`, `>`, `>=`, `.min`, `.max`, `.avg` and `.sum` apply to.
-public protocol _QueryNumeric {}
+public protocol _QueryNumeric: _RealmSchemaDiscoverable {}
 
 /// Tag protocol for the types `like(_:caseInsensitive:)` applies to.
 public protocol _QueryString: _QueryBinary {}
@@ -114,12 +114,34 @@ extension PersistableEnum {
     public typealias PersistedType = RawValue
 }
 
-extension Optional: _HasPersistedType where Wrapped: _HasPersistedType & _PersistableInsideOptional {
+extension Optional: _HasPersistedType where Wrapped: _HasPersistedType {
     public typealias PersistedType = Wrapped.PersistedType?
 }
-extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
-extension Optional: _QueryString where Wrapped: _QueryString {}
-extension Optional: _QueryBinary where Wrapped: _QueryBinary {}
+extension Optional: _QueryNumeric where Wrapped: _Persistable, Wrapped.PersistedType: _QueryNumeric {}
+extension Optional: _QueryString where Wrapped: _Persistable, Wrapped.PersistedType: _QueryString {}
+extension Optional: _QueryBinary where Wrapped: _Persistable, Wrapped.PersistedType: _QueryBinary {}
 extension Optional: SortableType where Wrapped: SortableType {}
 extension Optional: MinMaxType where Wrapped: MinMaxType {}
 extension Optional: AddableType where Wrapped: AddableType {}
+
+// MARK: Stored values through `_HasPersistedType`
+
+/// As in Realm, `_HasPersistedType` is also had by collections, which have no single stored value; the aggregates
+/// that take `T: _HasPersistedType` reach the stored form of their scalar `T` through these.
+extension _HasPersistedType {
+    static func _loadStored(_ value: _StoredValue) -> Self? {
+        guard let storable = Self.self as? any _StorableValue.Type else { return nil }
+        return storable._load(value) as? Self
+    }
+
+    /// The default of a scalar type; traps for a type with no stored value (a collection), which no aggregate
+    /// signature lets through.
+    static func _storedDefault() -> Self {
+        guard let storable = Self.self as? any _StorableValue.Type, let value = storable._defaultValue() as? Self else {
+            preconditionFailure("'\(Self.self)' is not a stored value type")
+        }
+        return value
+    }
+
+    static var _storedTypeInfo: _TypeInfo? { (Self.self as? any _StorableValue.Type)?._typeInfo }
+}

@@ -33,9 +33,9 @@ extension Results where Element: ObjectBase {
     /// properties the average is truncated to an integer, as `T` requires.
     public func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
         let name = _name(for: keyPath)
-        if T._typeInfo.type == .decimal128 { return average(ofProperty: name) }
+        if T._storedTypeInfo?.type == .decimal128 { return average(ofProperty: name) }
         guard let average: Double = average(ofProperty: name) else { return nil }
-        return T._load(.double(average)) ?? T._load(.int(Int64(average.rounded(.towardZero))))
+        return T._loadStored(.double(average)) ?? T._loadStored(.int(Int64(average.rounded(.towardZero))))
     }
 }
 

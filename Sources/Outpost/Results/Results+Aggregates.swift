@@ -39,11 +39,11 @@ extension Results {
         }
     }
 
-    private func value<T: _StorableValue>(_ raw: SQLiteValue, _ property: String, as: T.Type) -> T? {
+    private func value<T: _HasPersistedType>(_ raw: SQLiteValue, _ property: String, as: T.Type) -> T? {
         guard let (_, p) = table.property(named: property) else { return nil }
         var scalar = ValueCoding.scalar(raw, type: p.type)
         if case .real(let d) = raw, p.type == .int { scalar = .double(d) }
-        return T._load(scalar)
+        return T._loadStored(scalar)
     }
 
     /// The values of an `AnyRealmValue` property of the objects, nulls left out; nil for a property of another type.
@@ -67,35 +67,35 @@ extension Results {
 
     /// The minimum value of a property (nil when empty).
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        if let values = mixedValues(property) { return ValueAggregate.min(values).flatMap(T._load) }
+        if let values = mixedValues(property) { return ValueAggregate.min(values).flatMap(T._loadStored) }
         return value(aggregate("min", property), property, as: T.self)
     }
     /// The maximum value of a property (nil when empty).
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        if let values = mixedValues(property) { return ValueAggregate.max(values).flatMap(T._load) }
+        if let values = mixedValues(property) { return ValueAggregate.max(values).flatMap(T._loadStored) }
         return value(aggregate("max", property), property, as: T.self)
     }
 
     /// The sum of a property (zero when empty).
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        if let values = mixedValues(property) { return T._load(ValueAggregate.sum(values)) ?? T._defaultValue() }
+        if let values = mixedValues(property) { return T._loadStored(ValueAggregate.sum(values)) ?? T._storedDefault() }
         let raw = aggregate("total", property)
-        guard let (_, p) = table.property(named: property) else { return T._defaultValue() }
+        guard let (_, p) = table.property(named: property) else { return T._storedDefault() }
         if p.type == .decimal128, case .text(let t) = raw {  // `total` of decimals is summed in Swift, as text
-            return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) ?? T._defaultValue()
+            return T._loadStored(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) ?? T._storedDefault()
         }
-        guard case .real(let d) = raw else { return T._defaultValue() }
-        return T._load(p.type == .int ? .int(Int64(d)) : .double(d)) ?? T._load(.double(d)) ?? T._defaultValue()
+        guard case .real(let d) = raw else { return T._storedDefault() }
+        return T._loadStored(p.type == .int ? .int(Int64(d)) : .double(d)) ?? T._loadStored(.double(d)) ?? T._storedDefault()
     }
 
     /// The average of a property (nil when empty).
     public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        if let values = mixedValues(property) { return ValueAggregate.average(values).flatMap(T._load) }
+        if let values = mixedValues(property) { return ValueAggregate.average(values).flatMap(T._loadStored) }
         let raw = aggregate("avg", property)
         guard let (_, p) = table.property(named: property) else { return nil }
-        if p.type == .decimal128, case .text(let t) = raw { return T._load(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) }
+        if p.type == .decimal128, case .text(let t) = raw { return T._loadStored(.decimal128((try? Decimal128(string: t)) ?? Decimal128(0))) }
         guard case .real(let d) = raw else { return nil }
-        return T._load(.double(d)) ?? T._load(.int(Int64(d.rounded(.towardZero))))
+        return T._loadStored(.double(d)) ?? T._loadStored(.int(Int64(d.rounded(.towardZero))))
     }
 
     // MARK: Aggregates of values
@@ -169,7 +169,7 @@ enum ValueAggregate {
     /// The average as `T`: a double (a decimal for decimals), or truncated for an integer type.
     static func average<T: _HasPersistedType>(_ values: [_StoredValue], as: T.Type) -> T? {
         average(values).flatMap { average in
-            T._load(average) ?? double(average).flatMap { T._load(.int(Int64($0.rounded(.towardZero)))) }
+            T._loadStored(average) ?? double(average).flatMap { T._loadStored(.int(Int64($0.rounded(.towardZero)))) }
         }
     }
 

@@ -1,14 +1,16 @@
 import Foundation
 import OutpostCore
 
-/// When an asynchronous open of a synced Realm downloads first.
-public enum OpenBehavior: Sendable {
-    /// Open at once; data arrives in the background (like the synchronous `Realm(configuration:)`).
-    case never
-    /// Download everything first only when the file does not exist yet.
-    case once
-    /// Always download everything the server has before returning.
-    case always
+extension Realm {
+    /// When an asynchronous open of a synced Realm downloads first (Realm's `Realm.OpenBehavior`).
+    public enum OpenBehavior: Sendable {
+        /// Open at once; data arrives in the background (like the synchronous `Realm(configuration:)`).
+        case never
+        /// Download everything first only when the file does not exist yet.
+        case once
+        /// Always download everything the server has before returning.
+        case always
+    }
 }
 
 extension Realm {
