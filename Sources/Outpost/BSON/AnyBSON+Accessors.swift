@@ -152,6 +152,8 @@ extension AnyBSON {
         case .document(let v): return v as? T
         case .array(let v): return v as? T
         case .regex(let v): return v as? T
+        case .maxKey: return MaxKey() as? T
+        case .minKey: return MinKey() as? T
         default: return nil
         }
     }

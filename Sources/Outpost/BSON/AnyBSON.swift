@@ -74,6 +74,8 @@ public enum AnyBSON: BSON, Hashable, @unchecked Sendable {
         case let v as [AnyBSON?]: self = .array(v)
         case let v as Bool: self = .bool(v)
         case let v as NSRegularExpression: self = .regex(v)
+        case is MaxKey: self = .maxKey
+        case is MinKey: self = .minKey
         case let v as AnyBSON: self = v
         default: self = .null
         }

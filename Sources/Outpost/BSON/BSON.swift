@@ -21,6 +21,16 @@ extension NSRegularExpression: BSON {}
 extension Dictionary: BSON where Key == String, Value == AnyBSON? {}
 extension Array: BSON where Element == AnyBSON? {}
 
+/// The BSON value that compares greater than every other (Realm's `MaxKey`); `AnyBSON(MaxKey())` is `.maxKey`.
+public struct MaxKey: BSON, Hashable, Sendable {
+    public init() {}
+}
+
+/// The BSON value that compares less than every other (Realm's `MinKey`); `AnyBSON(MinKey())` is `.minKey`.
+public struct MinKey: BSON, Hashable, Sendable {
+    public init() {}
+}
+
 /// A BSON document: field names to optional values, as in Realm Swift (`[String: AnyBSON?]`).
 ///
 /// `import Outpost` makes `Document` mean this dictionary. OutpostCore's own `Document` struct (the server's and

@@ -80,6 +80,14 @@ extension Map {
         return results.filter(predicate)
     }
 
+    /// The values matching a type-safe query: `owner.pets.where { $0.age > 2 }` (a map of optional objects).
+    public func `where`(_ isIncluded: (Query<Value>) -> Query<Bool>) -> Results<Value> {
+        let results = _results
+        if results.valueType != nil { fatalError(ResultsSource.valueQueryMessage) }
+        let (predicate, arguments) = isIncluded(Query<Value>()).build()
+        return results.filtered(predicate, arguments)
+    }
+
     /// Outpost-only (Realm's `Map` takes an `NSPredicate`, which Linux's Foundation cannot parse): the values
     /// matching a query in Realm's query language.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Value> {

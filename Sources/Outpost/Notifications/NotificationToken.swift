@@ -14,14 +14,17 @@ public final class NotificationToken: @unchecked Sendable {  // `onInvalidate` i
     }
 
     /// Stops notifications; safe to call more than once and from any thread. A delivery already
-    /// scheduled on the observer's run loop or queue does not run.
-    public func invalidate() {
+    /// scheduled on the observer's run loop or queue does not run. True if the token was still valid (Realm's).
+    @discardableResult
+    public func invalidate() -> Bool {
+        let wasValid = !state.isCancelled
         state.cancel()
         lock.lock()
         let block = onInvalidate
         onInvalidate = nil
         lock.unlock()
         block?()
+        return wasValid
     }
 
     deinit {

@@ -20,7 +20,7 @@ enum ActorObservation {
             else { return NotificationToken {} }
             let inner = register(actor, value)
             return NotificationToken(state: inner.state) {
-                withExtendedLifetime(realm) { inner.invalidate() }
+                withExtendedLifetime(realm) { _ = inner.invalidate() }
             }
         }
     }

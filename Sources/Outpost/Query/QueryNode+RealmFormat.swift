@@ -51,7 +51,8 @@ struct RealmPredicateFormat {
         case .comparison(let op, let lhs, let rhs, let options):
             text += "(" + (prefix ?? "")
             build(lhs)
-            text += " \(op.rawValue)\(Self.optionsText(options)) "
+            // Realm's `geoWithin` prints as `IN` with the shape as the argument.
+            text += " \(op == .geoWithin ? "IN" : op.rawValue)\(Self.optionsText(options)) "
             build(rhs)
             text += ")"
         case .subqueryCount(let inner):
@@ -104,6 +105,7 @@ struct RealmPredicateFormat {
         case .value(let value): SyncValues.swiftValue(value)
         case .object(let object): object
         case .list(let items): items.map(argument)
+        case .geo(let shape): shape
         }
     }
 }

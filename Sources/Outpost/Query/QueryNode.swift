@@ -25,6 +25,8 @@ enum QueryConstant {
     /// An object: compared by identity, so it travels as a query argument.
     case object(ObjectBase)
     case list([QueryConstant])
+    /// The area of a `geoWithin`.
+    case geo(any RLMGeospatial)
 
     /// The constant for a Swift value of a Realm type; traps for other types (the builder's
     /// signatures only let Realm types through).
@@ -169,6 +171,8 @@ struct QueryPredicateBuilder {
             return .argument(arguments.count - 1)
         case .list(let items):
             return .list(items.map { operand($0) })
+        case .geo(let shape):
+            return .geo(shape._geoShape)
         }
     }
 

@@ -12,6 +12,14 @@ extension Results where Element: ObjectBase {
     /// Traps if the local query engine cannot run the query (comparing two properties, for now).
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         let (predicate, arguments) = isIncluded(Query<Element>()).build()
+        return filtered(predicate, arguments)
+    }
+}
+
+extension Results {
+    /// These results narrowed by a built predicate and the objects it compares by identity; traps when the local
+    /// query engine cannot run it.
+    func filtered(_ predicate: QueryPredicate, _ arguments: [Any]) -> Results<Element> {
         var q = query
         q.filters.append((predicate, arguments))
         if !table.isMissing {

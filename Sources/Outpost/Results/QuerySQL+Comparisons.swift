@@ -10,6 +10,7 @@ extension QuerySQL {
     }
 
     mutating func comparison(_ c: QueryPredicate.Comparison, table: TableInfo, alias: String) throws(QueryError) -> String {
+        if let shape = try geoShape(c) { return try geoWithin(c.lhs, shape, table: table, alias: alias) }
         let lhs = try side(c.lhs, table: table, alias: alias)
         let rhs = try side(c.rhs, table: table, alias: alias)
         return try compare(lhs, c.op, rhs, options: c.options, quantifier: c.quantifier ?? .any)
@@ -35,6 +36,7 @@ extension QuerySQL {
             }
             return .list(items)
         case .subquery(let subquery): return .path(.term(try self.subquery(subquery, table: table, alias: alias)))
+        case .geo: throw QueryError(.invalidArgument, "a geospatial shape can only be on the right of GEOWITHIN")
         }
     }
 
@@ -218,6 +220,8 @@ extension QuerySQL {
             return try stringOperator(lhs, op, rhs, l: l, r: r)
         case .between:
             throw QueryError(.invalidArgument, "BETWEEN expects a list of two values")
+        case .geoWithin:
+            throw QueryError(.invalidArgument, "GEOWITHIN expects geoBox(…), geoPolygon(…), geoCircle(…) or a shape argument")
         }
     }
 

@@ -29,6 +29,7 @@ final class SQLiteConnection {
         Decimal128Collation.register(on: db)
         Base64BytesCollation.register(on: db)
         FoldFunction.register(on: db)
+        GeoFunction.register(on: db)
     }
 
     deinit {

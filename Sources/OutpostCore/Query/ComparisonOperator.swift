@@ -14,6 +14,9 @@ public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
     case `in` = "IN"
     /// `lhs BETWEEN {low, high}`; the right operand is a two-element list.
     case between = "BETWEEN"
+    /// `location GEOWITHIN geoCircle([lon, lat], radians)`: the left side is a GeoJSON-shaped point
+    /// (`{"type": "Point", "coordinates": [lon, lat]}`, an embedded object on the client).
+    case geoWithin = "GEOWITHIN"
 
     /// True for the string operators that take `[c]` and `[d]`.
     public var isStringOperator: Bool {

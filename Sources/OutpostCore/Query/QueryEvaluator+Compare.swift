@@ -19,7 +19,7 @@ extension QueryEvaluator {
         case .greaterThan: return order(lhs, rhs).map { $0 > 0 } ?? false
         case .greaterThanOrEqual: return order(lhs, rhs).map { $0 >= 0 } ?? false
         case .beginsWith, .endsWith, .contains, .like: return stringOperator(lhs, op, rhs, options: options)
-        case .between: return false
+        case .between, .geoWithin: return false
         }
     }
 

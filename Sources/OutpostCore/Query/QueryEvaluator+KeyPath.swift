@@ -14,6 +14,8 @@ extension QueryEvaluator {
             var values: [Value] = []
             for element in elements { values += try self.values(of: element, in: document) }
             return values
+        case .geo:
+            throw QueryError(.invalidArgument, "a geospatial shape can only be on the right of GEOWITHIN")
         case .subquery(let subquery):
             var count: Int64 = 0
             let elements = try flattened(resolve(subquery.collection.components[...], from: [.document(document)]))

@@ -47,6 +47,18 @@ public struct QueryEvaluator: Sendable {
     }
 
     private func evaluate(_ comparison: QueryPredicate.Comparison, _ document: Document) throws(QueryError) -> Bool {
+        if comparison.op == .geoWithin {
+            guard case .geo(let shape) = comparison.rhs else {
+                throw QueryError(.invalidArgument, "GEOWITHIN expects geoBox(…), geoPolygon(…) or geoCircle(…)")
+            }
+            let region = try shape.region()
+            return try values(of: comparison.lhs, in: document).contains { value in
+                guard case .document(let point) = value, case .array(let coordinates)? = point["coordinates"] else { return false }
+                var type: String?
+                if case .string(let t)? = point["type"] { type = t }
+                return region.contains(geoJSONType: type, coordinates: coordinates.compactMap(\.geoNumber))
+            }
+        }
         // The usual subscription and filter shape, `field <op> constant` on a field holding one value: compared
         // directly, without the general path's value lists and closures (same answer: one value on each side).
         if comparison.quantifier == nil, comparison.op != .between, comparison.op != .in, !comparison.op.isStringOperator,

@@ -10,4 +10,6 @@ public indirect enum QueryOperand: Hashable, Sendable {
     case list([QueryOperand])
     /// `SUBQUERY(collection, $x, predicate).@count`: the number of matching elements (an int).
     case subquery(QuerySubquery)
+    /// The area on the right of `GEOWITHIN`: `geoBox(…)`, `geoPolygon(…)`, `geoCircle(…)`.
+    case geo(GeoShape)
 }

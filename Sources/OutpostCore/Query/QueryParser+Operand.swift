@@ -43,6 +43,8 @@ extension QueryParser.State {
                 throw error("expected a value or key path", at: token)
             case "subquery" where peek(1).isSymbol("("):
                 return try parseSubquery()
+            case "geobox", "geopolygon", "geocircle" where peek(1).isSymbol("("):
+                return try parseGeoShape(word.lowercased())
             default:
                 return .keyPath(try parseKeyPath())
             }
@@ -152,5 +154,68 @@ extension QueryParser.State {
     private static func aggregate(_ component: QueryKeyPath.Component) -> QueryKeyPath.Aggregate? {
         guard case .aggregate(let aggregate) = component else { return nil }
         return aggregate == .size ? .count : aggregate
+    }
+
+    /// `geoBox([lon, lat], [lon, lat])`, `geoPolygon({[lon, lat], …}, {…})` or `geoCircle([lon, lat], radians)`.
+    private mutating func parseGeoShape(_ name: String) throws(QueryError) -> QueryOperand {
+        try enter(at: advance())
+        advance()
+        defer { depth -= 1 }
+        let shape: GeoShape
+        switch name {
+        case "geobox":
+            let lo = try parseGeoPoint()
+            try expectSymbol(",", "expected ','")
+            shape = .box(bottomLeft: lo, topRight: try parseGeoPoint())
+        case "geocircle":
+            let center = try parseGeoPoint()
+            try expectSymbol(",", "expected ','")
+            shape = .circle(center: center, radians: try parseGeoNumber())
+        default:
+            var rings: [[GeoVertex]] = []
+            repeat {
+                if !rings.isEmpty { advance() }
+                try expectSymbol("{", "expected '{' to start a ring of points")
+                var ring = [try parseGeoPoint()]
+                while current.isSymbol(",") {
+                    advance()
+                    ring.append(try parseGeoPoint())
+                }
+                try expectSymbol("}", "expected '}' to end a ring of points")
+                rings.append(ring)
+            } while current.isSymbol(",")
+            shape = .polygon(rings: rings)
+        }
+        try expectSymbol(")", "expected ')'")
+        return .geo(shape)
+    }
+
+    /// `[longitude, latitude]` or `[longitude, latitude, altitude]`.
+    private mutating func parseGeoPoint() throws(QueryError) -> GeoVertex {
+        try expectSymbol("[", "expected '[' to start a point [longitude, latitude]")
+        let longitude = try parseGeoNumber()
+        try expectSymbol(",", "expected ','")
+        let latitude = try parseGeoNumber()
+        var altitude = 0.0
+        if current.isSymbol(",") {
+            advance()
+            altitude = try parseGeoNumber()
+        }
+        try expectSymbol("]", "expected ']' to end a point")
+        return GeoVertex(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+
+    private mutating func parseGeoNumber() throws(QueryError) -> Double {
+        let negative = current.isSymbol("-")
+        if negative { advance() }
+        let token = current
+        let number: Double
+        switch token.kind {
+        case .integer(let i): number = Double(i)
+        case .double(let d): number = d
+        default: throw error("expected a number", at: token)
+        }
+        advance()
+        return negative ? -number : number
     }
 }

@@ -76,6 +76,15 @@ extension QueryParser.State {
             default: throw error("BETWEEN expects a list of two values", at: rhsToken)
             }
         }
+        if op == .geoWithin {
+            guard case .keyPath = lhs else { throw error("GEOWITHIN needs a key path on its left", at: lhsToken) }
+            switch rhs {
+            case .geo, .argument: break
+            default: throw error("GEOWITHIN expects geoBox(…), geoPolygon(…), geoCircle(…) or an argument", at: rhsToken)
+            }
+        } else if case .geo = rhs {
+            throw error("a geospatial shape can only follow GEOWITHIN", at: rhsToken)
+        }
         if op == .in, case .value = rhs {
             throw error("IN expects a list, a key path or an argument", at: rhsToken)
         }

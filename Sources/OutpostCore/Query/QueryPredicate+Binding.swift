@@ -66,7 +66,7 @@ extension QueryOperand {
         case .subquery(var subquery):
             subquery.predicate = try subquery.predicate.binding(arguments)
             return .subquery(subquery)
-        case .keyPath, .value:
+        case .keyPath, .value, .geo:
             return self
         }
     }
@@ -76,6 +76,7 @@ extension QueryOperand {
         case .argument(let index): index + 1
         case .list(let elements): elements.map(\.argumentCount).max() ?? 0
         case .subquery(let subquery): subquery.predicate.argumentCount
+        case .geo: 0
         case .keyPath, .value: 0
         }
     }

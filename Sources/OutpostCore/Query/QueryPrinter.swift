@@ -57,6 +57,7 @@ public enum QueryPrinter {
         case .list(let elements): "{" + elements.map(print).joined(separator: ", ") + "}"
         case .subquery(let subquery):
             "SUBQUERY(\(subquery.collection), \(subquery.variable), \(print(subquery.predicate))).@count"
+        case .geo(let shape): shape.queryText
         }
     }
 

@@ -63,6 +63,7 @@ struct SubscriptionValidator {
         case .value: return nil
         case .argument(let i): return "argument $\(i) is not bound; subscriptions must contain their values"
         case .subquery: return "SUBQUERY is not supported in subscriptions"
+        case .geo: return "GEOWITHIN is not supported in subscriptions"
         case .list(let items):
             for item in items { if let p = check(item, className: className) { return p } }
             return nil

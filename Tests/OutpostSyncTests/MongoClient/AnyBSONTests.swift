@@ -4,6 +4,20 @@ import Testing
 
 /// `import Outpost` alone makes `Document` Realm's `[String: AnyBSON?]`, not OutpostCore's struct.
 @Suite struct AnyBSONTests {
+    /// Realm's `MinKey`/`MaxKey` values round-trip through `AnyBSON` (and nothing else becomes them).
+    @Test func minAndMaxKeysRoundTrip() {
+        #expect(AnyBSON(MinKey()) == .minKey)
+        #expect(AnyBSON(MaxKey()) == .maxKey)
+        let min: MinKey? = AnyBSON.minKey.value()
+        let max: MaxKey? = AnyBSON.maxKey.value()
+        #expect(min == MinKey())
+        #expect(max == MaxKey())
+        let notMin: MinKey? = AnyBSON.null.value()
+        #expect(notMin == nil)
+        let notMax: MaxKey? = AnyBSON.minKey.value()
+        #expect(notMax == nil)
+    }
+
     @Test func documentIsRealmsDictionary() {
         let document: Document = ["name": "Rex", "age": 3, "weight": 4.5, "good": true, "tags": ["a", nil], "vet": nil]
         #expect(document["age"]??.int64Value == 3)
