@@ -26,6 +26,7 @@ final class RGQItem: Object {
     @Persisted var mapOptMood: Map<String, RGQMood?>
     @Persisted var children: List<RGQChild>
     @Persisted var child: RGQChild?
+    @Persisted var mapChild: Map<String, RGQChild?>
 }
 
 /// Realm's generic query code (its tests' validators are written this way): operators reached through
@@ -43,6 +44,7 @@ final class RGQItem: Object {
                 "listMood": [RGQMood.happy.rawValue], "mapOptMood": ["mon": RGQMood.calm.rawValue],
                 "children": [["doubleCol": 1.5, "name": "x"], ["doubleCol": 2.5, "name": "y"]],
                 "child": ["doubleCol": 9.0, "name": "z"],
+                "mapChild": ["a": ["doubleCol": 1.0, "name": "m"], "b": ["doubleCol": 5.0, "name": "n"]],
             ])
             realm.create(RGQItem.self, value: [
                 "id": 2, "intCol": 1, "stringCol": "bar", "boolCol": false,
@@ -123,6 +125,20 @@ final class RGQItem: Object {
         #expect(built.1.count == 2)
         #expect(built.1[0] as? String == "k")
         #expect(built.1[1] as? Int64 == 4)
+    }
+
+    @Test func mapsOfObjectsTakeTypeSafeQueries() throws {
+        let realm = try fixture()
+        let item = try #require(realm.object(ofType: RGQItem.self, forPrimaryKey: 1))
+        #expect(item.mapChild.where { $0.doubleCol > 2 }.compactMap { $0?.name } == ["n"])
+        #expect(item.mapChild.where { $0.name.starts(with: "m") }.count == 1)
+    }
+
+    @Test func invalidatingATokenAnswersWhetherItWasValid() throws {
+        let realm = try fixture()
+        let token = realm.objects(RGQItem.self).observe { _ in }
+        #expect(token.invalidate())
+        #expect(!token.invalidate())
     }
 
     @Test func objectsAnswerKeyValueCoding() throws {
