@@ -42,6 +42,11 @@ public enum QueryCorpus {
         .init("age IN {17, 36}", ["ada", "bob"]),
         .init("age in {}", "age IN {}", []),
         .init("'poet' IN tags", "\"poet\" IN tags", ["ada", "eli"]),
+        // Geospatial: GeoJSON points (longitude first) within a circle (radians), a box, a polygon.
+        .init("location GEOWITHIN geoCircle([-0.1276, 51.5072], 0.01)", ["ada"]),
+        .init("location geowithin geoBox([-1, 48], [3, 52])", "location GEOWITHIN geoBox([-1.0, 48.0], [3.0, 52.0])",
+              ["ada", "bob"]),
+        .init("location GEOWITHIN geoPolygon({[2.0, 48.0], [3.0, 48.0], [3.0, 49.0], [2.0, 49.0], [2.0, 48.0]})", ["bob"]),
         // String operators and options.
         .init("name BEGINSWITH 'A'", "name BEGINSWITH \"A\"", ["ada"]),
         .init("name beginswith 'a'", "name BEGINSWITH \"a\"", []),

@@ -26,6 +26,7 @@ public enum QueryFixtures {
             Property(name: "born", type: .date),
             Property(name: "oid", type: .objectId, isOptional: true),
             Property(name: "uuid", type: .uuid, isOptional: true),
+            Property(name: "location", type: .object, isOptional: true, objectClassName: "Location"),
         ]),
         ObjectSchema(className: "Dog", properties: [
             Property(name: "_id", type: .int, isPrimaryKey: true),
@@ -37,6 +38,11 @@ public enum QueryFixtures {
             Property(name: "city", type: .string),
             Property(name: "street", type: .string, isOptional: true),
         ], isEmbedded: true),
+        // A GeoJSON point, as realm-core's GEOWITHIN reads one: longitude first.
+        ObjectSchema(className: "Location", properties: [
+            Property(name: "type", type: .string),
+            Property(name: "coordinates", type: .double, collection: .list),
+        ], isEmbedded: true),
     ])
 
     public static let adaObjectId = "507f1f77bcf86cd799439011"
@@ -45,8 +51,12 @@ public enum QueryFixtures {
     public static func dog(_ id: Int64) -> Value { .link(className: "Dog", primaryKey: .int(id)) }
     public static func person(_ id: Int64) -> Value { .link(className: "Person", primaryKey: .int(id)) }
     public static func decimal(_ text: String) -> Value { .decimal128(try! Decimal128(string: text)) }
+    public static func point(latitude: Double, longitude: Double) -> Value {
+        .document(["type": .string("Point"), "coordinates": .array([.double(longitude), .double(latitude)])])
+    }
 
-    /// Ada (36, two dogs), Bob (17, no dogs, empty collections), Élodie (25, one dog, no `nickname` field).
+    /// Ada (36, two dogs, in London), Bob (17, no dogs, empty collections, in Paris), Élodie (25, one dog, no
+    /// `nickname` and no `location` field).
     public static let people: [String: Document] = [
         "ada": [
             "_id": .int(1), "name": .string("Ada"), "age": .int(36), "height": .double(1.65),
@@ -57,6 +67,7 @@ public enum QueryFixtures {
             "prices": .document(["eur": .int(10), "usd": .int(12)]), "avatar": .data(Data([1, 2, 3])),
             "born": .date(Date(timeIntervalSince1970: 1_577_836_800)),
             "oid": .objectId(try! ObjectId(string: adaObjectId)), "uuid": .uuid(UUID(uuidString: adaUUID)!),
+            "location": point(latitude: 51.5072, longitude: -0.1276),
         ],
         "bob": [
             "_id": .int(2), "name": .string("Bob"), "age": .int(17), "height": .double(1.8),
@@ -64,6 +75,7 @@ public enum QueryFixtures {
             "tags": .array([]), "scores": .array([]), "dog": .null, "dogs": .array([]),
             "address": .document(["city": .string("Paris")]), "prices": .document([:]), "avatar": .data(Data()),
             "born": .date(Date(timeIntervalSince1970: 1_623_760_200)), "oid": .null, "uuid": .null,
+            "location": point(latitude: 48.8566, longitude: 2.3522),
         ],
         "eli": [
             "_id": .int(3), "name": .string("Élodie"), "age": .int(25), "height": .double(1.7),

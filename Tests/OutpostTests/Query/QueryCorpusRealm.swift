@@ -16,7 +16,7 @@ struct QueryCorpusRealm {
 
     init(_ name: String = #function) throws {
         directory = TemporaryDirectory(name)
-        realm = try Realm(configuration: directory.configuration(objectTypes: [QPerson.self, QDog.self, QAddress.self]))
+        realm = try Realm(configuration: directory.configuration(objectTypes: [QPerson.self, QDog.self, QAddress.self, QLocation.self]))
         let realm = self.realm
         try realm.write {
             var dogs: [Int64: QDog] = [:]
@@ -54,6 +54,12 @@ struct QueryCorpusRealm {
             if case .string(let city)? = address["city"] { object.city = city }
             if case .string(let street)? = address["street"] { object.street = street }
             fields["address"] = object
+        }
+        if case .document(let point)? = document["location"], case .array(let coordinates)? = point["coordinates"] {
+            let object = QLocation()
+            if case .string(let type)? = point["type"] { object.type = type }
+            object.coordinates.append(objectsIn: coordinates.compactMap { if case .double(let d) = $0 { d } else { nil } })
+            fields["location"] = object
         }
         return fields
     }

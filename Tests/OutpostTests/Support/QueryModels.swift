@@ -24,6 +24,12 @@ final class QPerson: Object {
     @Persisted var born: Date
     @Persisted var oid: ObjectId?
     @Persisted var uuid: UUID?
+    @Persisted var location: QLocation?
+}
+
+final class QLocation: EmbeddedObject {
+    @Persisted var type: String
+    @Persisted var coordinates: List<Double>
 }
 
 final class QDog: Object {
