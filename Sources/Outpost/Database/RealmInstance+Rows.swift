@@ -83,9 +83,8 @@ extension RealmInstance {
 
     /// A managed object for a row of `table`.
     func object(_ table: TableInfo, _ rowid: Int64, values: [SQLiteValue]? = nil) -> ObjectBase {
-        guard let type = table.objectType else {
-            fatalError("Outpost has no Swift class for '\(table.className)' in this process.")
-        }
+        // A class with no Swift class in this process (a Realm opened through the dynamic API) reads dynamically.
+        guard let type = table.objectType else { return DynamicObject(row: row(table, rowid, values: values)) }
         let object = type.init()
         object._row = row(table, rowid, values: values)
         return object

@@ -4,64 +4,90 @@ import OutpostCore
 /// The objects a migration block works with (Realm's name).
 public typealias MigrationObject = DynamicObject
 
-/// An object accessed by property name, as in a migration: an old object (read-only, the data as it
-/// was stored) or a new object (readable and writable, in the new schema).
+/// An object accessed by property name: an object of the dynamic API (`realm.dynamicObjects("Dog")`,
+/// `dynamicCreate`, `dynamicList`), usable without a Swift class for its type, or an object in a migration — an old
+/// object (read-only, the data as it was stored) or a new object (readable and writable, in the new schema).
 ///
-/// `object["name"]` returns values as Swift values: `Bool`, `Int`, `Float`, `Double`, `String`, `Data`,
-/// `Date`, `ObjectId`, `Decimal128`, `UUID`, a `DynamicObject` for a link, or nil. Lists and sets are
-/// returned as `[Any]` and maps as `[String: Any]` (a null element is `NSNull()`); `AnyRealmValue`
-/// properties return the value they hold.
+/// `object["name"]` and `object.name` return values as Swift values: `Bool`, `Int`, `Float`, `Double`, `String`,
+/// `Data`, `Date`, `ObjectId`, `Decimal128`, `UUID`, a `DynamicObject` for a link, or nil. Lists and sets are
+/// returned as `[Any]` and maps as `[String: Any]` (a null element is `NSNull()`; `dynamicList(_:)` gives a live
+/// `List<DynamicObject>`); `AnyRealmValue` properties return the value they hold.
 ///
-/// Setting a property of a new object takes the same values (and arrays or dictionaries for
-/// collections). A value of the wrong type, or a name the class does not have, is recorded and makes
-/// opening the Realm throw a `Realm.Error` naming the class, property and value.
-public final class DynamicObject {
+/// Setting a property takes the same values (and arrays or dictionaries for collections). In a migration a value of
+/// the wrong type, or a name the class does not have, is recorded and makes opening the Realm throw a `Realm.Error`
+/// naming the class, property and value; elsewhere an unknown name traps with Realm's text.
+@dynamicMemberLookup
+public final class DynamicObject: Object {
     private enum Storage {
         case old(migration: Migration, table: TableInfo, rowid: Int64, values: [SQLiteValue])
-        case new(ManagedRow)
+        /// A live object, its `_row` (nil for one created unmanaged); `inMigration` records errors instead of trapping.
+        case live(inMigration: Bool)
         /// What `Migration.create` returns after a failure (the migration will throw).
         case detached(className: String)
     }
 
-    private let storage: Storage
+    private var storage: Storage = .live(inMigration: false)
+
+    public required init() {
+        super.init()
+    }
 
     init(migration: Migration, table: TableInfo, rowid: Int64, values: [SQLiteValue]) {
         storage = .old(migration: migration, table: table, rowid: rowid, values: values)
+        super.init()
     }
 
-    init(row: ManagedRow) {
-        storage = .new(row)
+    /// A live object of a row; `inMigration` for a migration's new objects.
+    init(row: ManagedRow, inMigration: Bool = false) {
+        storage = .live(inMigration: inMigration)
+        super.init()
+        _row = row
     }
 
     init(detached className: String) {
         storage = .detached(className: className)
+        super.init()
     }
 
-    /// The row of a new object.
+    /// The row of a live object.
     var newRow: ManagedRow? {
-        if case .new(let row) = storage { return row }
+        if case .live = storage { return _row }
         return nil
     }
 
+    /// The name of the object's class in the Realm.
+    var dynamicClassName: String { objectSchema.className }
+
     /// The schema of the object's class (the old schema for an old object).
-    public var objectSchema: ObjectSchema {
+    public override var objectSchema: ObjectSchema {
         switch storage {
         case .old(_, let table, _, _): table.schema
-        case .new(let row): row.table.schema
+        case .live: _row?.table.schema ?? ObjectSchema(className: "DynamicObject", properties: [])
         case .detached(let className): ObjectSchema(className: className, properties: [])
         }
     }
 
-    /// The value of property `key`, or (for a new object) sets it.
-    public subscript(key: String) -> Any? {
+    public override var description: String { dynamicDescription }
+
+    /// The value of a property by name: `dog.name` is `dog["name"]`.
+    public subscript(dynamicMember member: String) -> Any? {
+        get { self[member] }
+        set { self[member] = newValue }
+    }
+
+    /// The value of property `key`, or (for a live object) sets it.
+    public override subscript(key: String) -> Any? {
         get {
             switch storage {
             case .old(let migration, let table, _, let values):
-                guard let (_, property) = lookUp(key, in: table, realm: migration.realm) else { return nil }
+                guard let (_, property) = lookUp(key, in: table, realm: migration.realm, recording: true) else { return nil }
                 guard let column = table.columnOfProperty[table.propertyIndexByName[key]!] else { return nil }
                 return Self.oldValue(values[column], property: property, migration: migration)
-            case .new(let row):
-                guard let (index, property) = lookUp(key, in: row.table, realm: row.realm) else { return nil }
+            case .live(let inMigration):
+                guard let row = _row else { return nil }
+                guard let (index, property) = lookUp(key, in: row.table, realm: row.realm, recording: inMigration) else {
+                    return nil
+                }
                 switch property.collection {
                 case _ where property.type == .linkingObjects: return nil
                 case .none: return Self.swiftValue(row.read(property: index))
@@ -81,9 +107,11 @@ public final class DynamicObject {
                 migration.realm.fail(Realm.Error(.invalidInput,
                     "Cannot modify the old object '\(table.className)' in a migration (property '\(key)'); "
                         + "set the property on the new object."))
-            case .new(let row):
+            case .live(let inMigration):
+                guard let row = _row else { return }
                 let realm = row.realm
-                guard let (index, property) = lookUp(key, in: row.table, realm: realm) else { return }
+                if !inMigration { realm.requireWrite() }
+                guard let (index, property) = lookUp(key, in: row.table, realm: realm, recording: inMigration) else { return }
                 guard let content = ValueConversion.content(newValue ?? NSNull(), property: property,
                                                             className: row.table.className, realm: realm)
                 else { return }
@@ -94,9 +122,11 @@ public final class DynamicObject {
         }
     }
 
-    private func lookUp(_ key: String, in table: TableInfo, realm: RealmInstance) -> (Int, Property)? {
+    private func lookUp(_ key: String, in table: TableInfo, realm: RealmInstance, recording: Bool) -> (Int, Property)? {
         guard let found = table.property(named: key) else {
-            realm.fail(Realm.Error(.invalidInput, "Invalid property name '\(key)' for class '\(table.className)'."))
+            let message = "Invalid property name '\(key)' for class '\(table.className)'."
+            if !recording { fatalError(message) }
+            realm.fail(Realm.Error(.invalidInput, message))
             return nil
         }
         return found
@@ -104,7 +134,7 @@ public final class DynamicObject {
 
     /// The link to store for this object: only new objects can be linked to.
     var storedLink: _StoredValue? {
-        guard case .new(let row) = storage else { return nil }
+        guard case .live = storage, let row = _row else { return nil }
         return .object(row.realm.object(row.table, row.rowid))
     }
 
@@ -112,7 +142,7 @@ public final class DynamicObject {
 
     /// A stored value as a Swift value (links to new objects as `DynamicObject`s).
     static func swiftValue(_ value: _StoredValue) -> Any? {
-        value.anyValue { $0._row.map { DynamicObject(row: $0) } }
+        value.anyValue { object in object as? DynamicObject ?? object._row.map { DynamicObject(row: $0) } }
     }
 
     /// A column of the old data as a Swift value (links to old objects as `DynamicObject`s).
@@ -174,8 +204,9 @@ public final class DynamicObject {
     }
 }
 
-extension DynamicObject: CustomStringConvertible {
-    public var description: String {
+extension DynamicObject {
+    /// The class and its properties, one per line (links and collections summarised).
+    var dynamicDescription: String {
         let schema = objectSchema
         let lines = schema.properties.filter { $0.type != .linkingObjects }.map { property -> String in
             let text: String

@@ -62,7 +62,7 @@ public final class Migration {
                 continue
             }
             guard let values = realm.loadRow(newTable, rowid) else { continue }
-            block(oldObject, DynamicObject(row: realm.row(newTable, rowid, values: values)))
+            block(oldObject, DynamicObject(row: realm.row(newTable, rowid, values: values), inMigration: true))
         }
     }
 
@@ -77,7 +77,7 @@ public final class Migration {
         guard let contents = ValueConversion.contents(of: value, for: table, realm: realm),
             let row = realm.insertRow(table, contents: contents, update: .error, object: nil)
         else { return DynamicObject(detached: typeName) }
-        return DynamicObject(row: row)
+        return DynamicObject(row: row, inMigration: true)
     }
 
     /// Deletes an object of the new schema (a `newObject`, or one made with `create`).

@@ -2,14 +2,9 @@ import Foundation
 import OutpostCore
 
 extension ObjectBase {
-    /// The value of the property named `key` (nil for a nil value), or sets it: `dog["name"] = "Rex"`.
-    ///
-    /// Reading gives the property's own Swift type (`Int8` for an `Int8` property, the object's `List` for a list);
-    /// setting takes what `create(_:value:)` takes for that property (a value, an array for a collection, a
-    /// dictionary or object for a link). An unknown name traps with Realm's text; setting a managed object needs a
-    /// write transaction, as setting the property does.
-    public subscript(key: String) -> Any? {
-        get {
+    /// `self[key]` of a model object (its `@Persisted` fields).
+    func _keyValueGet(_ key: String) -> Any? {
+        do {
             let field = Self.field(named: key, of: self)
             if let row = _row {
                 guard let (index, _) = row.table.property(named: key) else { Self.invalidName(key, of: self) }
@@ -20,7 +15,11 @@ extension ObjectBase {
                 return Self.flatten(field.type.value(at: base.advanced(by: field.offset)))
             }
         }
-        set {
+    }
+
+    /// `self[key] = newValue` of a model object.
+    func _keyValueSet(_ key: String, _ newValue: Any?) {
+        do {
             _ = Self.field(named: key, of: self)
             let value = newValue ?? NSNull()
             if let row = _row {

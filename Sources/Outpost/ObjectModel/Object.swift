@@ -30,7 +30,10 @@ open class Object: ObjectBase, _RealmCollectionValueInsideOptional {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.object, optional: true, objectType: self) }
     public func _store() -> _StoredValue { .object(self) }
     public static func _load(_ value: _StoredValue) -> Self? {
-        if case .object(let o) = value { return o as? Self }
+        guard case .object(let o) = value else { return nil }
+        if let object = o as? Self { return object }
+        // A collection read through the dynamic API (`dynamicList`) holds its objects as `DynamicObject`s.
+        if Self.self == DynamicObject.self, let row = o._row { return DynamicObject(row: row) as? Self }
         return nil
     }
     public static func _defaultValue() -> Self { Self() }

@@ -50,7 +50,18 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     public var isFrozen: Bool { _row?.realm.isFrozen ?? false }
 
     /// The schema of this object's class.
-    public var objectSchema: ObjectSchema { ObjectSchemaRegistry.shared.schema(for: type(of: self)) }
+    open var objectSchema: ObjectSchema { ObjectSchemaRegistry.shared.schema(for: type(of: self)) }
+
+    /// The value of the property named `key` (nil for a nil value), or sets it: `dog["name"] = "Rex"`.
+    ///
+    /// Reading gives the property's own Swift type (`Int8` for an `Int8` property, the object's `List` for a list);
+    /// setting takes what `create(_:value:)` takes for that property (a value, an array for a collection, a
+    /// dictionary or object for a link). An unknown name traps with Realm's text; setting a managed object needs a
+    /// write transaction, as setting the property does. (`DynamicObject` overrides it.)
+    open subscript(key: String) -> Any? {
+        get { _keyValueGet(key) }
+        set { _keyValueSet(key, newValue) }
+    }
 
     /// Whether both refer to the same managed object (the same row of the same Realm file).
     public func isSameObject(as object: ObjectBase?) -> Bool {

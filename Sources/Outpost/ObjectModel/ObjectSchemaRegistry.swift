@@ -21,6 +21,9 @@ final class ObjectSchemaRegistry: Sendable {
     /// across a schema migration); `type(named:)` answers the one a Realm was most recently opened
     /// with, or the first one seen.
     func schema(for type: ObjectBase.Type) -> ObjectSchema {
+        // `DynamicObject` stands for objects of any class; it is never a class of its own.
+        precondition(type != DynamicObject.self,
+                     "DynamicObject is not a model class: read objects by class name with realm.dynamicObjects(_:)")
         if let entry = byType.withLock({ $0[ObjectIdentifier(type)] }) { return entry.schema }
         let schema = Self.discover(type)
         let entry = Entry(type: type, schema: schema)

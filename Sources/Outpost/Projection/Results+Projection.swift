@@ -25,6 +25,7 @@ extension Results {
     @inline(__always)
     static func makeElement(_ object: ObjectBase) -> Element {
         if let element = object as? Element { return element }
+        if Element.self == DynamicObject.self, let row = object._row { return DynamicObject(row: row) as! Element }
         guard let projection = Element.self as? any ProjectionElement.Type else {
             fatalError("Could not cast value of type '\(type(of: object))' to '\(Element.self)'")
         }
