@@ -16,16 +16,7 @@ extension Realm {
     public func dynamicObject(ofType typeName: String, forPrimaryKey key: Any) -> DynamicObject? {
         instance.verifyAccess()
         let table = dynamicTable(typeName)
-        guard let pkIndex = table.primaryKeyProperty else { fatalError("'\(typeName)' does not have a primary key") }
-        let property = table.schema.properties[pkIndex]
-        guard let stored = ValueConversion.stored(key, realm: instance),
-              let value = RealmInstance.convert(stored, to: property.type).map(ValueCoding.column)
-                  ?? (stored.isNull ? SQLiteValue.null : nil)
-        else {
-            fatalError("Invalid value '\(key)' of type '\(type(of: key))' for primary key of '\(typeName)' "
-                + "(\(property.typeDescription))")
-        }
-        guard let rowid = instance.existingRow(table, primaryKey: value, property: property) else { return nil }
+        guard let rowid = existingRow(table, primaryKey: key) else { return nil }
         return DynamicObject(row: instance.row(table, rowid))
     }
 

@@ -275,6 +275,14 @@ public struct Realm {
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         instance.verifyAccess()
         let table = instance.table(for: type)
+        guard let rowid = existingRow(table, primaryKey: key) else { return nil }
+        if instance.eventContext != nil { instance.eventRecordRead(table, rowids: [rowid], isQuery: false) }
+        return instance.object(table, rowid) as? Element
+    }
+
+    /// The row of `table` whose primary key is `key`; traps with Realm's texts for a class without a primary key or a
+    /// key of the wrong type.
+    func existingRow(_ table: TableInfo, primaryKey key: Any) -> Int64? {
         guard let pkIndex = table.primaryKeyProperty else {
             fatalError("'\(table.className)' does not have a primary key")
         }
@@ -283,12 +291,10 @@ public struct Realm {
             let value = RealmInstance.convert(stored, to: property.type).map(ValueCoding.column)
                 ?? (stored.isNull ? SQLiteValue.null : nil)
         else {
-            fatalError("Invalid value '\(key)' of type '\(KeyType.self)' for primary key of '\(table.className)' "
+            fatalError("Invalid value '\(key)' of type '\(type(of: key))' for primary key of '\(table.className)' "
                 + "(\(property.typeDescription))")
         }
-        guard let rowid = instance.existingRow(table, primaryKey: value, property: property) else { return nil }
-        if instance.eventContext != nil { instance.eventRecordRead(table, rowids: [rowid], isQuery: false) }
-        return instance.object(table, rowid) as? Element
+        return instance.existingRow(table, primaryKey: value, property: property)
     }
 
     // MARK: Files

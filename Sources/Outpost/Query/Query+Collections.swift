@@ -37,20 +37,12 @@ extension Query where T: RealmCollection {
 extension Query where T: RealmCollection, T.Element: Comparable {
     /// True if every element lies in the range: `scores.@min >= lo AND scores.@max < hi`.
     public func contains(_ range: Range<T.Element>) -> Query<Bool> {
-        Query<Bool>(.and(
-            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
-                        .constant(QueryConstant(range.lowerBound)), options: []),
-            .comparison(.lessThan, node.erasingAny(appending: .aggregate(.max)),
-                        .constant(QueryConstant(range.upperBound)), options: [])))
+        Query<Bool>(node.elementsWithin(range.lowerBound, range.upperBound, closed: false))
     }
 
     /// True if every element lies in the range: `scores.@min >= lo AND scores.@max <= hi`.
     public func contains(_ range: ClosedRange<T.Element>) -> Query<Bool> {
-        Query<Bool>(.and(
-            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
-                        .constant(QueryConstant(range.lowerBound)), options: []),
-            .comparison(.lessThanOrEqual, node.erasingAny(appending: .aggregate(.max)),
-                        .constant(QueryConstant(range.upperBound)), options: [])))
+        Query<Bool>(node.elementsWithin(range.lowerBound, range.upperBound, closed: true))
     }
 }
 
@@ -91,20 +83,12 @@ extension Query where T: RealmCollection, T.Element.PersistedType: _QueryNumeric
 extension Query where T: RealmCollection, T.Element: OptionalProtocol, T.Element.Wrapped: Comparable {
     /// True if every element lies in the range (a collection of optionals; null elements never match).
     public func contains(_ range: Range<T.Element.Wrapped>) -> Query<Bool> {
-        Query<Bool>(.and(
-            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
-                        .constant(QueryConstant(range.lowerBound)), options: []),
-            .comparison(.lessThan, node.erasingAny(appending: .aggregate(.max)),
-                        .constant(QueryConstant(range.upperBound)), options: [])))
+        Query<Bool>(node.elementsWithin(range.lowerBound, range.upperBound, closed: false))
     }
 
     /// True if every element lies in the closed range (a collection of optionals).
     public func contains(_ range: ClosedRange<T.Element.Wrapped>) -> Query<Bool> {
-        Query<Bool>(.and(
-            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
-                        .constant(QueryConstant(range.lowerBound)), options: []),
-            .comparison(.lessThanOrEqual, node.erasingAny(appending: .aggregate(.max)),
-                        .constant(QueryConstant(range.upperBound)), options: [])))
+        Query<Bool>(node.elementsWithin(range.lowerBound, range.upperBound, closed: true))
     }
 }
 

@@ -39,20 +39,12 @@ extension Query where T: RealmKeyedCollection, T.Key == String {
 extension Query where T: RealmKeyedCollection, T.Value: Comparable {
     /// True if every value lies in the range: `prices.@min >= lo AND prices.@max < hi`.
     public func contains(_ range: Range<T.Value>) -> Query<Bool> {
-        Query<Bool>(.and(
-            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
-                        .constant(QueryConstant(range.lowerBound)), options: []),
-            .comparison(.lessThan, node.erasingAny(appending: .aggregate(.max)),
-                        .constant(QueryConstant(range.upperBound)), options: [])))
+        Query<Bool>(node.elementsWithin(range.lowerBound, range.upperBound, closed: false))
     }
 
     /// True if every value lies in the range: `prices.@min >= lo AND prices.@max <= hi`.
     public func contains(_ range: ClosedRange<T.Value>) -> Query<Bool> {
-        Query<Bool>(.and(
-            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
-                        .constant(QueryConstant(range.lowerBound)), options: []),
-            .comparison(.lessThanOrEqual, node.erasingAny(appending: .aggregate(.max)),
-                        .constant(QueryConstant(range.upperBound)), options: [])))
+        Query<Bool>(node.elementsWithin(range.lowerBound, range.upperBound, closed: true))
     }
 }
 
@@ -73,20 +65,12 @@ extension Query where T: RealmKeyedCollection, T.Value.PersistedType: _QueryNume
 extension Query where T: RealmKeyedCollection, T.Value: OptionalProtocol, T.Value.Wrapped: Comparable {
     /// True if every value lies in the range (a map of optionals; null values never match).
     public func contains(_ range: Range<T.Value.Wrapped>) -> Query<Bool> {
-        Query<Bool>(.and(
-            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
-                        .constant(QueryConstant(range.lowerBound)), options: []),
-            .comparison(.lessThan, node.erasingAny(appending: .aggregate(.max)),
-                        .constant(QueryConstant(range.upperBound)), options: [])))
+        Query<Bool>(node.elementsWithin(range.lowerBound, range.upperBound, closed: false))
     }
 
     /// True if every value lies in the closed range (a map of optionals).
     public func contains(_ range: ClosedRange<T.Value.Wrapped>) -> Query<Bool> {
-        Query<Bool>(.and(
-            .comparison(.greaterThanOrEqual, node.erasingAny(appending: .aggregate(.min)),
-                        .constant(QueryConstant(range.lowerBound)), options: []),
-            .comparison(.lessThanOrEqual, node.erasingAny(appending: .aggregate(.max)),
-                        .constant(QueryConstant(range.upperBound)), options: [])))
+        Query<Bool>(node.elementsWithin(range.lowerBound, range.upperBound, closed: true))
     }
 }
 

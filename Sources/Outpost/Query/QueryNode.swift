@@ -83,6 +83,15 @@ extension QueryNode {
         return .keyPath(path + (component.map { [$0] } ?? []), collectionIndex: index, requiresAny: false)
     }
 
+    /// Every element of the collection (or value of the map) between two bounds: `xs.@min >= lo AND xs.@max < hi`
+    /// (`<= hi` when `closed`).
+    func elementsWithin(_ lower: Any, _ upper: Any, closed: Bool) -> QueryNode {
+        .and(.comparison(.greaterThanOrEqual, erasingAny(appending: .aggregate(.min)), .constant(QueryConstant(lower)),
+                         options: []),
+             .comparison(closed ? .lessThanOrEqual : .lessThan, erasingAny(appending: .aggregate(.max)),
+                         .constant(QueryConstant(upper)), options: []))
+    }
+
     /// `dogs.age` → `dogs.@avg.age`: an aggregate placed right after the collection in the path.
     func insertingAggregate(_ aggregate: QueryKeyPath.Aggregate) -> QueryNode {
         guard case .keyPath(var path, let index, _) = self, let index else {
