@@ -61,6 +61,16 @@ final class DynDog: Object {
         #expect(people[0].dynamicList("dogs").count == 2)
     }
 
+    @Test func mixedValuesHandOutTheirObjectDynamically() throws {
+        let realm = try Realm(configuration: dir.configuration(objectTypes: [DynPerson.self, DynDog.self]))
+        let dog = try realm.write { realm.create(DynDog.self, value: ["name": "Rex"]) }
+        #expect(AnyRealmValue.object(dog).dynamicObject?["name"] as? String == "Rex")
+        #expect(AnyRealmValue.int(3).dynamicObject == nil)
+        let token = NotificationToken()
+        #expect(token.invalidate())
+        #expect(!token.invalidate())
+    }
+
     @Test func aRealmWithoutSwiftClassesReadsDynamically() throws {
         let config = dir.configuration(objectTypes: [DynPerson.self, DynDog.self])
         do {

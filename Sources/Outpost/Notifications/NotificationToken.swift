@@ -13,6 +13,11 @@ public final class NotificationToken: @unchecked Sendable {  // `onInvalidate` i
         self.onInvalidate = onInvalidate
     }
 
+    /// A token that observes nothing (Realm's public initializer; code returns one where no observation started).
+    public convenience init() {
+        self.init(onInvalidate: {})
+    }
+
     /// Stops notifications; safe to call more than once and from any thread. A delivery already
     /// scheduled on the observer's run loop or queue does not run. True if the token was still valid (Realm's).
     @discardableResult

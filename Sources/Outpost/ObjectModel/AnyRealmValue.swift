@@ -31,6 +31,11 @@ public enum AnyRealmValue: Hashable {
     public var decimal128Value: Decimal128? { if case .decimal128(let v) = self { v } else { nil } }
     public var uuidValue: UUID? { if case .uuid(let v) = self { v } else { nil } }
     public func objectValue<T: Object>(_ objectType: T.Type) -> T? { if case .object(let o) = self { o as? T } else { nil } }
+    /// The object held, read by property name (for a class this process has no Swift class for, or any other).
+    public var dynamicObject: DynamicObject? {
+        guard case .object(let o) = self else { return nil }
+        return o as? DynamicObject ?? o._row.map { DynamicObject(row: $0) }
+    }
 
     /// A list of values (Realm's constructor for `.list`).
     public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue { .list(array) }
