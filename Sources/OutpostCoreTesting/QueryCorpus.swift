@@ -42,6 +42,10 @@ public enum QueryCorpus {
         .init("age IN {17, 36}", ["ada", "bob"]),
         .init("age in {}", "age IN {}", []),
         .init("'poet' IN tags", "\"poet\" IN tags", ["ada", "eli"]),
+        // A string orders after null, as in realm-core; numbers never order against null.
+        .init("nickname > nil", "nickname > NULL", ["bob"]),
+        .init("nickname < nil", "nickname < NULL", []),
+        .init("age > nil", "age > NULL", []),
         // Geospatial: GeoJSON points (longitude first) within a circle (radians), a box, a polygon.
         .init("location GEOWITHIN geoCircle([-0.1276, 51.5072], 0.01)", ["ada"]),
         .init("location geowithin geoBox([-1, 48], [3, 52])", "location GEOWITHIN geoBox([-1.0, 48.0], [3.0, 52.0])",

@@ -210,7 +210,7 @@ extension QuerySQL {
         case .equal, .in: return "\(l)\(collate) IS \(r)"
         case .notEqual: return "\(l)\(collate) IS NOT \(r)"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            if lhs.isNull || rhs.isNull { return "0" }
+            if lhs.isNull || rhs.isNull { return Self.orderedAgainstNull(lhs, op, rhs) }
             let symbol = [.lessThan: "<", .lessThanOrEqual: "<=", .greaterThan: ">", .greaterThanOrEqual: ">="][op]!
             // A column against a constant keeps the comparison indexable; anything else is coalesced.
             if rhs.isConstant && Self.isColumn(lhs) { return "(\(l)\(collate) \(symbol) \(r) AND \(lhs.sql) IS NOT NULL)" }
@@ -330,6 +330,26 @@ extension QuerySQL {
         case .array(let a): .list(a.map(stored))
         case .document(let d): .dictionary(d.fields.mapValues(stored))
         case .link: .null
+        }
+    }
+
+    /// An ordering comparison with `nil`: as realm-core, strings order null before every string (`name > nil` is
+    /// every non-null name, `name >= nil` every object); other types never order against null.
+    private static func orderedAgainstNull(_ lhs: Term, _ op: ComparisonOperator, _ rhs: Term) -> String {
+        // A null constant takes the type of what it is compared with.
+        guard lhs.type == .string, rhs.type == .string, !lhs.isElement, !rhs.isElement else { return "0" }
+        switch (lhs.isNull, rhs.isNull, op) {
+        case (true, true, .greaterThanOrEqual), (true, true, .lessThanOrEqual): return "1"
+        case (true, true, _): return "0"
+        case (false, true, .greaterThan): return "(\(lhs.sql) IS NOT NULL)"
+        case (false, true, .greaterThanOrEqual): return "1"
+        case (false, true, .lessThan): return "0"
+        case (false, true, _): return "(\(lhs.sql) IS NULL)"
+        case (true, false, .lessThan): return "(\(rhs.sql) IS NOT NULL)"
+        case (true, false, .lessThanOrEqual): return "1"
+        case (true, false, .greaterThan): return "0"
+        case (true, false, _): return "(\(rhs.sql) IS NULL)"
+        case (false, false, _): return "0"
         }
     }
 }

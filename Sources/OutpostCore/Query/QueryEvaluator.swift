@@ -47,6 +47,7 @@ public struct QueryEvaluator: Sendable {
     }
 
     private func evaluate(_ comparison: QueryPredicate.Comparison, _ document: Document) throws(QueryError) -> Bool {
+        if let ordered = try orderedAgainstNull(comparison, document) { return ordered }
         if comparison.op == .geoWithin {
             guard case .geo(let shape) = comparison.rhs else {
                 throw QueryError(.invalidArgument, "GEOWITHIN expects geoBox(…), geoPolygon(…) or geoCircle(…)")
@@ -113,6 +114,42 @@ public struct QueryEvaluator: Sendable {
                 throw QueryError(.typeMismatch, "\(comparison.op.rawValue) cannot compare a \(value.typeName)")
             }
         }
+    }
+
+    /// `name > nil` and the other orderings with a `nil` constant: as realm-core, a string orders after null, so
+    /// `> nil` is every non-null string, `>= nil` everything, `< nil` nothing and `<= nil` the nulls; values of other
+    /// types never order against null. Nil when the comparison is not one of these.
+    private func orderedAgainstNull(_ comparison: QueryPredicate.Comparison, _ document: Document) throws(QueryError)
+        -> Bool?
+    {
+        let op: ComparisonOperator
+        let operand: QueryOperand
+        switch (comparison.lhs, comparison.rhs, comparison.op) {
+        case (_, .value(.null), .greaterThan), (_, .value(.null), .greaterThanOrEqual),
+             (_, .value(.null), .lessThan), (_, .value(.null), .lessThanOrEqual):
+            (op, operand) = (comparison.op, comparison.lhs)
+        case (.value(.null), _, .greaterThan): (op, operand) = (.lessThan, comparison.rhs)
+        case (.value(.null), _, .greaterThanOrEqual): (op, operand) = (.lessThanOrEqual, comparison.rhs)
+        case (.value(.null), _, .lessThan): (op, operand) = (.greaterThan, comparison.rhs)
+        case (.value(.null), _, .lessThanOrEqual): (op, operand) = (.greaterThanOrEqual, comparison.rhs)
+        default: return nil
+        }
+        let found = try values(of: operand, in: document)
+        func matches(_ value: Value) -> Bool {
+            switch (value, op) {
+            case (.string, .greaterThan), (.string, .greaterThanOrEqual): true
+            case (.null, .greaterThanOrEqual), (.null, .lessThanOrEqual): true
+            default: false
+            }
+        }
+        // Only strings take this order; a number against nil never matches. A field holding only null has no type
+        // here, so `>= nil` and `<= nil` on it answer false (the client, which knows the column's type, answers true
+        // for a string column).
+        let hasString = found.contains { if case .string = $0 { true } else { false } }
+        guard found.allSatisfy({ hasString ? ($0.isNull || { if case .string = $0 { true } else { false } }($0)) : $0.isNull }),
+              hasString || op == .greaterThan || op == .lessThan
+        else { return false }
+        return comparison.quantifier == .all ? found.allSatisfy(matches) : found.contains(where: matches)
     }
 }
 
