@@ -171,8 +171,14 @@ extension QuerySQL {
             other = Term(sql: "(SELECT \(a).\(SQL.quote(pkProperty.name)) FROM \(target.sqlName) \(a) WHERE \(a).rowid = \(other.sql))",
                          type: pkProperty.type)
         }
+        if other.type == .mixed {
+            // A mixed value holding a link: compared with the same tagged JSON (`{"$link": [class, rowid]}`).
+            if case .object(let object) = value, object._row == nil {
+                throw QueryError(.invalidArgument, "an unmanaged object can't be used in a query")
+            }
+            return (other, Term(sql: param(try Self.encodeMixed(value)), type: .mixed, isConstant: true))
+        }
         if case .object = value { throw Self.mismatch(other, "link") }
-        if other.type == .mixed { return (other, Term(sql: param(try Self.encodeMixed(value)), type: .mixed, isConstant: true)) }
         guard let converted = RealmInstance.convert(value, to: other.type) ?? Self.loose(value, other.type) else {
             throw Self.mismatch(other, value.typeName)
         }
@@ -282,7 +288,7 @@ extension QuerySQL {
 
     private static func encodeMixed(_ v: _StoredValue) throws(QueryError) -> SQLiteValue {
         // Mixed columns hold tagged JSON; compare against the same text.
-        let json = ValueCoding.mixed(v) { _ in nil }
+        let json = ValueCoding.mixed(v) { $0._row?.rowid }
         switch json {
         case .int(let i): return .integer(i)
         case .double(let d): return .real(d)

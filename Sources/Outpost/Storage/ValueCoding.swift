@@ -112,7 +112,8 @@ enum ValueCoding {
         case .uuid(let v): return .object(["$uuid": .string(v.uuidString.lowercased())])
         case .object(let o):
             guard let rowid = link(o) else { return .null }
-            return .object(["$link": .array([.string(type(of: o).className()), .int(rowid)])])
+            // A DynamicObject's class is its row's.
+            return .object(["$link": .array([.string(o._row?.table.className ?? type(of: o).className()), .int(rowid)])])
         case .list(let items): return .array(items.map { mixed($0, link: link) })
         case .dictionary(let d): return .object(["$map": .object(d.mapValues { mixed($0, link: link) })])
         }

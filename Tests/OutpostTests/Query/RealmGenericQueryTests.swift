@@ -27,6 +27,7 @@ final class RGQItem: Object {
     @Persisted var children: List<RGQChild>
     @Persisted var child: RGQChild?
     @Persisted var mapChild: Map<String, RGQChild?>
+    @Persisted var anyCol: AnyRealmValue
 }
 
 /// Realm's generic query code (its tests' validators are written this way): operators reached through
@@ -132,6 +133,22 @@ final class RGQItem: Object {
         let item = try #require(realm.object(ofType: RGQItem.self, forPrimaryKey: 1))
         #expect(item.mapChild.where { $0.doubleCol > 2 }.compactMap { $0?.name } == ["n"])
         #expect(item.mapChild.where { $0.name.starts(with: "m") }.count == 1)
+    }
+
+    @Test func mixedValuesHoldingObjectsCompareByIdentity() throws {
+        let realm = try fixture()
+        let first = try #require(realm.object(ofType: RGQItem.self, forPrimaryKey: 1))
+        let second = try #require(realm.object(ofType: RGQItem.self, forPrimaryKey: 2))
+        let child = try #require(first.child)
+        try realm.write {
+            first.anyCol = .object(child)
+            // A DynamicObject stored in a mixed value keeps its row's class.
+            second.anyCol = .object(try #require(realm.dynamicObjects("RGQChild").filter("name == 'x'").first))
+        }
+        #expect(ids(realm) { $0.anyCol == .object(child) } == [1])
+        #expect(ids(realm) { $0.anyCol != .object(child) } == [2])
+        #expect(second.anyCol.objectValue(RGQChild.self)?.name == "x")
+        #expect(realm.objects(RGQItem.self).filter("anyCol == %@", child).count == 1)
     }
 
     @Test func invalidatingATokenAnswersWhetherItWasValid() throws {
