@@ -17,6 +17,7 @@ PrimitiveMapTests PrimitiveMutableSetTests ProjectedCollectTests ProjectionTests
 RealmCollectionTypeTests RealmConfigurationTests RealmPropertyTests RealmTests SchemaTests SectionedResultsTests
 SortDescriptorTests SwiftBSONTests SwiftLinkTests SwiftUnicodeTests TestUtils TestValueFactory ThreadSafeReferenceTests
 ObjectTests ObjectCreationTests ObjectAccessorTests"
+rm -rf "$work/Tests/RS"
 mkdir -p "$work/Tests/RS"
 cat > "$work/Package.swift" <<PKG
 // swift-tools-version:6.1
