@@ -71,6 +71,35 @@ final class DynDog: Object {
         #expect(!token.invalidate())
     }
 
+    @Test func unknownClassesAndPropertiesTrapWithRealmsTexts() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration(objectTypes: [DynPerson.self, DynDog.self]))
+            _ = realm.dynamicObjects("NoSuchClass")
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Object type 'NoSuchClass' not managed by the Realm"))
+        }
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration(objectTypes: [DynPerson.self, DynDog.self]))
+            try realm.write { realm.dynamicCreate("DynPerson", value: ["id": 1, "name": "Ann"]) }
+            _ = realm.dynamicObjects("DynPerson")[0].nmae
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Invalid property name 'nmae' for class 'DynPerson'."))
+        }
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration(objectTypes: [DynPerson.self, DynDog.self]))
+            let person = try realm.write { realm.create(DynPerson.self, value: ["id": 1, "name": "Ann"]) }
+            _ = person.dynamicList("name")
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Property 'DynPerson.name' is not a list of objects"))
+        }
+    }
+
     @Test func aRealmWithoutSwiftClassesReadsDynamically() throws {
         let config = dir.configuration(objectTypes: [DynPerson.self, DynDog.self])
         do {

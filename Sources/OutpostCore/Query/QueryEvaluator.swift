@@ -145,9 +145,9 @@ public struct QueryEvaluator: Sendable {
         // Only strings take this order; a number against nil never matches. A field holding only null has no type
         // here, so `>= nil` and `<= nil` on it answer false (the client, which knows the column's type, answers true
         // for a string column).
-        let hasString = found.contains { if case .string = $0 { true } else { false } }
-        guard found.allSatisfy({ hasString ? ($0.isNull || { if case .string = $0 { true } else { false } }($0)) : $0.isNull }),
-              hasString || op == .greaterThan || op == .lessThan
+        let isString: (Value) -> Bool = { if case .string = $0 { true } else { false } }
+        guard found.allSatisfy({ isString($0) || $0.isNull }),
+              found.contains(where: isString) || op == .greaterThan || op == .lessThan
         else { return false }
         return comparison.quantifier == .all ? found.allSatisfy(matches) : found.contains(where: matches)
     }
