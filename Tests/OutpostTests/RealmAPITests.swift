@@ -289,7 +289,7 @@ final class FirstUsedInCancelledWrite: Object {
         #expect(error.code == .fileAccess && error.localizedDescription == "no access")
         #expect(error.fileURL?.path == "/tmp/x")
         #expect(Realm.Error(.fail).code == .fail)
-        #expect(AnyRealmValue.fromArray([.int(1), .string("a")]) == .list([.int(1), .string("a")]))
-        #expect(AnyRealmValue.fromDictionary(["k": .bool(true)]) == .dictionary(["k": .bool(true)]))
+        #expect(Array(AnyRealmValue.fromArray([.int(1), .string("a")]).listValue ?? List()) == [.int(1), .string("a")])
+        #expect(AnyRealmValue.fromDictionary(["k": .bool(true)]).dictionaryValue?["k"] == .bool(true))
     }
 }

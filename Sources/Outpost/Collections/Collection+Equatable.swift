@@ -59,6 +59,6 @@ extension _PropertyAccessor {
     static func same(_ a: _PropertyAccessor?, _ b: _PropertyAccessor?) -> Bool {
         guard let a, let b else { return false }
         return a.row.realm === b.row.realm && a.row.table.className == b.row.table.className && a.row.rowid == b.row.rowid
-            && a.propertyIndex == b.propertyIndex
+            && a.propertyIndex == b.propertyIndex && a.nested == b.nested
     }
 }

@@ -83,8 +83,8 @@ enum CollectionDescription {
         case .decimal128(let v): v.stringValue
         case .uuid(let v): v.uuidString
         case .list(let items): "[" + items.map { describe($0, depth: depth) }.joined(separator: ", ") + "]"
-        case .dictionary(let entries):
-            "{" + entries.keys.sorted().map { "\($0): \(describe(entries[$0]!, depth: depth))" }.joined(separator: ", ") + "}"
+        case .dictionary(let map):
+            "{" + map.entries.map { "\($0.key): \(describe($0.value, depth: depth))" }.joined(separator: ", ") + "}"
         }
     }
 

@@ -18,17 +18,32 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     var storedElements: [_StoredValue] {
         guard let accessor else { return unmanaged.map { $0._store() } }
+        if accessor.nested != nil { return accessor.nestedElements }
         return accessor.row.readCollection(property: accessor.propertyIndex)
     }
 
     var currentElements: [Element] {
         guard accessor != nil else { return unmanaged }
-        return storedElements.map { Element._load($0) ?? Element._defaultValue() }
+        return storedElements.enumerated().map { element($1, at: $0) }
+    }
+
+    /// The element stored at `position`; a collection nested in a mixed element is live (it writes back here).
+    func element(_ stored: _StoredValue, at position: Int) -> Element {
+        if let accessor, stored.isNestedCollection, let live = AnyRealmValue.live(stored, accessor.nested(.index(position))) as? Element {
+            return live
+        }
+        return Element._load(stored) ?? Element._defaultValue()
     }
 
     func replace(_ transform: (inout [_StoredValue]) -> Void) {
         guard let accessor else { return }
         accessor.row.realm.requireWriteForCollection()
+        if accessor.nested != nil {
+            var items = accessor.nestedElements
+            transform(&items)
+            accessor.writeNested(.list(items))
+            return
+        }
         var items = accessor.row.readCollection(property: accessor.propertyIndex)
         transform(&items)
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .list(items))
@@ -48,7 +63,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             guard index < items.count else { return nil }
             defer { index += 1 }
             accessor.eventRecordLinkRead(items[index])  // an element object is a read (event library)
-            return Element._load(items[index]) ?? Element._defaultValue()
+            return self.element(items[index], at: index)
         }
     }
 
@@ -62,7 +77,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             precondition(position >= 0 && position < items.count,
                          "Index \(position) is out of bounds (must be less than \(items.count)).")
             accessor!.eventRecordLinkRead(items[position])  // an element object is a read (event library)
-            return Element._load(items[position]) ?? Element._defaultValue()
+            return element(items[position], at: position)
         }
         set {
             guard accessor != nil else { unmanaged[position] = newValue; return }

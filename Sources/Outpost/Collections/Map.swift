@@ -18,14 +18,23 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         guard let accessor else {
             return unmanaged.map { ($0.key._outpostKey, $0.value._store()) }.sorted { $0.0 < $1.0 }
         }
+        if accessor.nested != nil { return accessor.nestedEntries }
         return accessor.row.readMap(property: accessor.propertyIndex)
     }
 
     var dictionary: [Key: Value] {
         guard accessor != nil else { return unmanaged }
         var out: [Key: Value] = [:]
-        for (k, v) in storedEntries { out[Key(_outpostKey: k)] = Value._load(v) ?? Value._defaultValue() }
+        for (k, v) in storedEntries { out[Key(_outpostKey: k)] = value(v, forKey: k) }
         return out
+    }
+
+    /// The value stored under `key`; a collection nested in a mixed value is live (it writes back here).
+    func value(_ stored: _StoredValue, forKey key: String) -> Value {
+        if let accessor, stored.isNestedCollection, let live = AnyRealmValue.live(stored, accessor.nested(.key(key))) as? Value {
+            return live
+        }
+        return Value._load(stored) ?? Value._defaultValue()
     }
 
     public var count: Int { storedEntries.count }
@@ -34,7 +43,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     public var keys: [Key] { storedEntries.map { Key(_outpostKey: $0.0) } }
     public var values: [Value] {
         accessor?.eventRecordLinkReads(storedEntries.map(\.1))  // element objects are reads (event library)
-        return storedEntries.map { Value._load($0.1) ?? Value._defaultValue() }
+        return storedEntries.map { value($0.1, forKey: $0.0) }
     }
 
     /// The entries as ``SingleMapEntry`` values, in key order (as Realm: `for entry in map { entry.key }`;
@@ -47,13 +56,15 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     var entries: [SingleMapEntry<Key, Value>] {
         let stored = storedEntries
         accessor?.eventRecordLinkReads(stored.map(\.1))  // element objects are reads (event library)
-        return stored.map { SingleMapEntry(key: Key(_outpostKey: $0.0), value: Value._load($0.1) ?? Value._defaultValue()) }
+        return stored.map { SingleMapEntry(key: Key(_outpostKey: $0.0), value: value($0.1, forKey: $0.0)) }
     }
 
     private func update(_ body: (inout [Key: Value]) -> Void) {
         var d = dictionary
         body(&d)
-        if let accessor {
+        if let accessor, accessor.nested != nil {
+            accessor.writeNested(.dictionary(Dictionary(uniqueKeysWithValues: d.map { ($0.key._outpostKey, $0.value._store()) })))
+        } else if let accessor {
             accessor.row.realm.requireWriteForCollection()
             accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex,
                                            .map(d.map { ($0.key._outpostKey, $0.value._store()) }.sorted { $0.0 < $1.0 }))

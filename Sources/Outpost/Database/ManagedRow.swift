@@ -131,6 +131,9 @@ public final class ManagedRow {
 public struct _PropertyAccessor {
     let row: ManagedRow
     let propertyIndex: Int
+    /// The way from the property's value to a collection nested in a mixed value (`[]`: the mixed property's value
+    /// itself); nil for the property itself.
+    var nested: [MixedPathStep]?
 
     @inlinable
     public init(row: ManagedRow, propertyIndex: Int) {
@@ -141,6 +144,7 @@ public struct _PropertyAccessor {
     init(uncheckedRow row: ManagedRow, propertyIndex: Int) {
         self.row = row
         self.propertyIndex = propertyIndex
+        self.nested = nil
     }
 
     public func read() -> _StoredValue {

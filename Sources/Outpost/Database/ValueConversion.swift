@@ -206,10 +206,34 @@ enum ValueConversion {
             }
             return context.object(from: value, for: property).map { .object($0) }
         }
+        if property.type == .mixed { return mixed(value) ?? mismatch() }
         guard let stored = stored(value, realm: nil) else { return mismatch() }
-        guard context.convertsTypes, property.type != .mixed else { return stored }
+        guard context.convertsTypes else { return stored }
         if stored.isNull { return property.isOptional ? stored : mismatch() }
         return RealmInstance.convert(stored, to: property.type) ?? mismatch()
+    }
+
+    /// A mixed value: any Realm value, a Swift array as a nested list, a string-keyed dictionary as a nested
+    /// dictionary (at any depth, as Realm takes them).
+    private static func mixed(_ value: Any) -> _StoredValue? {
+        if let stored = stored(value, realm: nil) { return stored }
+        if let dictionary = value as? [String: Any] {
+            var entries: [String: _StoredValue] = [:]
+            for (key, item) in dictionary {
+                guard let stored = mixed(item) else { return nil }
+                entries[key] = stored
+            }
+            return .dictionary(entries)
+        }
+        if let array = value as? [Any] {
+            var items: [_StoredValue] = []
+            for item in array {
+                guard let stored = mixed(item) else { return nil }
+                items.append(stored)
+            }
+            return .list(items)
+        }
+        return nil
     }
 
     /// Realm's name for a property's type in messages: `'int'`, `'string?' array`, `'Dog?'`.

@@ -15,10 +15,10 @@ public enum AnyRealmValue: Hashable {
     case objectId(ObjectId)
     case decimal128(Decimal128)
     case uuid(UUID)
-    /// A nested dictionary (stored as a copy).
-    case dictionary([String: AnyRealmValue])
-    /// A nested list (stored as a copy).
-    case list([AnyRealmValue])
+    /// A nested dictionary; read from a managed object, it is live (its changes are written to the object).
+    case dictionary(Map<String, AnyRealmValue>)
+    /// A nested list; read from a managed object, it is live (its changes are written to the object).
+    case list(List<AnyRealmValue>)
 
     public var intValue: Int? { if case .int(let v) = self { v } else { nil } }
     public var boolValue: Bool? { if case .bool(let v) = self { v } else { nil } }
@@ -37,11 +37,33 @@ public enum AnyRealmValue: Hashable {
         return o as? DynamicObject ?? o._row.map { DynamicObject(row: $0) }
     }
 
-    /// A list of values (Realm's constructor for `.list`).
-    public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue { .list(array) }
+    /// The nested dictionary, if that is what the value holds.
+    public var dictionaryValue: Map<String, AnyRealmValue>? { if case .dictionary(let v) = self { v } else { nil } }
+    /// The nested list, if that is what the value holds.
+    public var listValue: List<AnyRealmValue>? { if case .list(let v) = self { v } else { nil } }
 
-    /// A dictionary of values (Realm's constructor for `.dictionary`).
-    public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue { .dictionary(dictionary) }
+    /// A new (unmanaged) list holding `array`'s values (Realm's constructor for `.list`).
+    public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue {
+        let list = List<AnyRealmValue>()
+        list.append(objectsIn: array)
+        return .list(list)
+    }
+
+    /// A new (unmanaged) dictionary holding `dictionary`'s values (Realm's constructor for `.dictionary`).
+    public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue {
+        let map = Map<String, AnyRealmValue>()
+        map.merge(dictionary, uniquingKeysWith: { $1 })
+        return .dictionary(map)
+    }
+
+    /// The value for a nested collection read from a managed object: a list or map that reads and writes there.
+    static func live(_ stored: _StoredValue, _ accessor: _PropertyAccessor) -> AnyRealmValue? {
+        switch stored {
+        case .list: .list(List(accessor: accessor))
+        case .dictionary: .dictionary(Map(accessor: accessor))
+        default: nil
+        }
+    }
 
     public static func == (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
         switch (lhs, rhs) {
@@ -77,8 +99,8 @@ public enum AnyRealmValue: Hashable {
         case .objectId(let v): hasher.combine(v)
         case .decimal128(let v): hasher.combine(v)
         case .uuid(let v): hasher.combine(v)
-        case .dictionary(let v): hasher.combine(v)
-        case .list(let v): hasher.combine(v)
+        case .dictionary: hasher.combine(12)  // collections are equal by identity (Realm's)
+        case .list: hasher.combine(13)
         }
     }
 }
@@ -101,8 +123,8 @@ extension AnyRealmValue: _Persistable, RealmCollectionValue {
         case .objectId(let v): .objectId(v)
         case .decimal128(let v): .decimal128(v)
         case .uuid(let v): .uuid(v)
-        case .dictionary(let d): .dictionary(d.mapValues { $0._store() })
-        case .list(let l): .list(l.map { $0._store() })
+        case .dictionary(let d): .dictionary(Dictionary(d.storedEntries, uniquingKeysWith: { first, _ in first }))
+        case .list(let l): .list(l.storedElements)
         }
     }
 
@@ -120,9 +142,15 @@ extension AnyRealmValue: _Persistable, RealmCollectionValue {
         case .objectId(let v): .objectId(v)
         case .decimal128(let v): .decimal128(v)
         case .uuid(let v): .uuid(v)
-        case .list(let l): .list(l.map { _load($0) ?? .none })
-        case .dictionary(let d): .dictionary(d.mapValues { _load($0) ?? .none })
+        case .list(let l): fromArray(l.map { _load($0) ?? .none })
+        case .dictionary(let d): fromDictionary(d.mapValues { _load($0) ?? .none })
         }
+    }
+
+    /// A nested collection read from a managed object is live.
+    public static func _get(_ accessor: _PropertyAccessor) -> AnyRealmValue {
+        let stored = accessor.read()
+        return live(stored, accessor.mixedRoot) ?? _load(stored) ?? .none
     }
 }
 

@@ -26,6 +26,14 @@ public enum _StoredValue {
         return false
     }
 
+    /// Whether this is a list or dictionary nested in a mixed value.
+    var isNestedCollection: Bool {
+        switch self {
+        case .list, .dictionary: true
+        default: false
+        }
+    }
+
     /// A short description of the value for error messages.
     var debugText: String {
         switch self {

@@ -106,6 +106,7 @@ struct RealmPredicateFormat {
         case .object(let object): object
         case .list(let items): items.map(argument)
         case .geo(let shape): shape
+        case .memberwise(_, let original): original
         }
     }
 }

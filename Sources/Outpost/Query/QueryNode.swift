@@ -27,10 +27,17 @@ enum QueryConstant {
     case list([QueryConstant])
     /// The area of a `geoWithin`.
     case geo(any RLMGeospatial)
+    /// A custom-persistable value whose persisted form is an (embedded) object, as it was given: compared property
+    /// by property, since the object it maps to is never stored (Realm's memberwise equality).
+    case memberwise(ObjectBase, original: Any)
 
     /// The constant for a Swift value of a Realm type; traps for other types (the builder's
     /// signatures only let Realm types through).
     init(_ value: Any) {
+        if let custom = value as? any _CustomPersistable, let object = custom._persisted as? ObjectBase {
+            self = .memberwise(object, original: value)
+            return
+        }
         guard let stored = ValueConversion.stored(value, realm: nil) else {
             preconditionFailure("Cannot use a value of type '\(type(of: value))' in a query")
         }
@@ -124,6 +131,8 @@ struct QueryPredicateBuilder {
             var operands: [QueryPredicate] = []
             for operand in Self.chain(node, isAnd: false) { operands.append(predicate(operand)) }
             return .anyOf(operands)
+        case .comparison(let op, .keyPath(let path, let index, let any), .constant(.memberwise(let object, _)), _):
+            return predicate(Self.memberwise(op, path: path, collectionIndex: index, requiresAny: any, object: object))
         case .comparison(let op, let lhs, let rhs, let options):
             let (left, quantifier) = operand(lhs)
             let (right, _) = operand(rhs)
@@ -182,7 +191,38 @@ struct QueryPredicateBuilder {
             return .list(items.map { operand($0) })
         case .geo(let shape):
             return .geo(shape._geoShape)
+        case .memberwise:
+            preconditionFailure("A custom-persistable object value can only be compared with == or != against a key path")
         }
+    }
+
+    /// `path == object` property by property (every property that is not a link or a collection, as Realm); through
+    /// a collection, one element must match them all (a subquery), and `!=` means a non-empty collection where none does.
+    static func memberwise(_ op: ComparisonOperator, path: [QueryKeyPath.Component], collectionIndex: Int?,
+                           requiresAny: Bool, object: ObjectBase) -> QueryNode
+    {
+        precondition(op == .equal || op == .notEqual,
+                     "Unsupported operator for a custom-persistable object value: only == and != compare member by member")
+        let schema = object.objectSchema
+        var members: [QueryNode] = []
+        for property in schema.properties {
+            precondition(!property.isArray && !property.isSet && !property.isMap,
+                         "Unsupported property '\(schema.className).\(property.name)' for memberwise equality query: equality on collections is not implemented.")
+            precondition(property.type != .object && property.type != .linkingObjects,
+                         "Unsupported property '\(schema.className).\(property.name)' for memberwise equality query: object links are not implemented.")
+            let value = object.value(forKey: property.name)
+            members.append(.comparison(.equal, .keyPath(path + [.property(property.name)], collectionIndex: collectionIndex,
+                                                        requiresAny: requiresAny),
+                                       .constant(value.map(QueryConstant.init) ?? .value(.null)), options: []))
+        }
+        let all = members.dropFirst().reduce(members.first ?? .constant(.value(.bool(true)))) { .and($0, $1) }
+        guard let collectionIndex else { return op == .equal ? all : .not(all) }
+        let count = QueryNode.keyPath(Array(path[...collectionIndex]) + [.aggregate(.count)], collectionIndex: nil,
+                                      requiresAny: false)
+        let matching = QueryNode.subqueryCount(all)
+        let zero = QueryNode.constant(.value(.int(0)))
+        if op == .equal { return .comparison(.greaterThan, matching, zero, options: []) }
+        return .and(.comparison(.greaterThan, count, zero, options: []), .comparison(.equal, matching, zero, options: []))
     }
 
     /// The subquery's predicate with its collection prefix replaced by the variable

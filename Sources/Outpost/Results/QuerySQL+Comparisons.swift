@@ -153,8 +153,9 @@ extension QuerySQL {
         }
         if other.type == .object {
             if case .object(let object) = value {
+                // An unmanaged object equals no stored object (Realm's rule): a row id no row has.
                 guard let row = object._row else {
-                    throw QueryError(.invalidArgument, "an unmanaged object can't be used in a query")
+                    return (other, Term(sql: param(.integer(-1)), type: .object, isConstant: true))
                 }
                 guard other.objectClassName == nil || row.table.className == other.objectClassName else {
                     throw QueryError(.typeMismatch,
@@ -173,9 +174,6 @@ extension QuerySQL {
         }
         if other.type == .mixed {
             // A mixed value holding a link: compared with the same tagged JSON (`{"$link": [class, rowid]}`).
-            if case .object(let object) = value, object._row == nil {
-                throw QueryError(.invalidArgument, "an unmanaged object can't be used in a query")
-            }
             return (other, Term(sql: param(try Self.encodeMixed(value)), type: .mixed, isConstant: true))
         }
         if case .object = value { throw Self.mismatch(other, "link") }
@@ -288,7 +286,7 @@ extension QuerySQL {
 
     private static func encodeMixed(_ v: _StoredValue) throws(QueryError) -> SQLiteValue {
         // Mixed columns hold tagged JSON; compare against the same text.
-        let json = ValueCoding.mixed(v) { $0._row?.rowid }
+        let json = ValueCoding.mixed(v) { $0._row?.rowid ?? -1 }  // an unmanaged object: a row no link names
         switch json {
         case .int(let i): return .integer(i)
         case .double(let d): return .real(d)

@@ -40,8 +40,8 @@ enum SyncValues {
         case .objectId(let v): .objectId(v)
         case .decimal128(let v): .decimal128(v)
         case .uuid(let v): .uuid(v)
-        case .array(let items): .list(items.map(anyRealmValue))
-        case .document(let d): .dictionary(d.fields.mapValues(anyRealmValue))
+        case .array(let items): .fromArray(items.map(anyRealmValue))
+        case .document(let d): .fromDictionary(d.fields.mapValues(anyRealmValue))
         case .link(_, let pk): anyRealmValue(pk)
         }
     }

@@ -119,12 +119,18 @@ extension Results {
 extension _PropertyAccessor {
     /// The same property of the frozen copy of the owner row.
     func frozen() -> _PropertyAccessor {
-        _PropertyAccessor(uncheckedRow: row.frozen(), propertyIndex: propertyIndex)
+        var copy = _PropertyAccessor(uncheckedRow: row.frozen(), propertyIndex: propertyIndex)
+        copy.nested = nested
+        return copy
     }
 
     /// The same property of the owner row in the current thread's live Realm, or nil if it is gone.
     func thawed() -> _PropertyAccessor? {
-        row.thawed().map { _PropertyAccessor(uncheckedRow: $0, propertyIndex: propertyIndex) }
+        row.thawed().map {
+            var copy = _PropertyAccessor(uncheckedRow: $0, propertyIndex: propertyIndex)
+            copy.nested = nested
+            return copy
+        }
     }
 }
 

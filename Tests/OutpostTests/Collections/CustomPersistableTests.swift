@@ -29,6 +29,47 @@ import Testing
         #expect(CPHolder().point == CPPoint(x: 0, y: 0))
     }
 
+    /// A value mapped to an embedded object compares member by member (Realm's memberwise equality), alone and
+    /// through a list (one element must match every member); an unmanaged object argument equals no stored object.
+    @Test func queriesCompareValuesMappedToObjectsMemberByMember() throws {
+        defer { dir.remove() }
+        let realm = try realm()
+        try realm.write {
+            for (id, point, line) in [(1, CPPoint(x: 1, y: 2), [CPPoint(x: 1, y: 5), CPPoint(x: 7, y: 2)]),
+                                      (2, CPPoint(x: 1, y: 3), [CPPoint(x: 1, y: 2)]), (3, CPPoint(x: 9, y: 9), [])] {
+                let holder = CPHolder()
+                holder.id = id
+                holder.point = point
+                holder.line.append(objectsIn: line)
+                realm.add(holder)
+            }
+        }
+        let holders = realm.objects(CPHolder.self)
+        func ids(_ query: (Query<CPHolder>) -> Query<Bool>) -> [Int] { holders.where(query).map(\.id).sorted() }
+        #expect(ids { $0.point == CPPoint(x: 1, y: 2) } == [1])
+        #expect(ids { $0.point != CPPoint(x: 1, y: 2) } == [2, 3])
+        // x 1 and y 2 are both in holder 1's list, but in different elements.
+        #expect(ids { $0.line == CPPoint(x: 1, y: 2) } == [2])
+        #expect(ids { $0.line != CPPoint(x: 1, y: 2) } == [1])  // non-empty, no element equal
+        let (text, arguments) = (Query<CPHolder>._constructForTesting().point == CPPoint(x: 1, y: 2))._constructPredicate()
+        #expect(text == "(point == %@)")
+        #expect(arguments.first as? CPPoint == CPPoint(x: 1, y: 2))
+
+        let links = try Realm(configuration: dir.configuration(objectTypes: [QPerson.self, QDog.self, QAddress.self, QLocation.self]))
+        try links.write {
+            let dog = links.create(QDog.self, value: ["_id": 1, "name": "Rex"])
+            links.create(QPerson.self, value: ["_id": 1, "name": "Ann", "dog": dog, "dogs": [dog]])
+            links.create(QPerson.self, value: ["_id": 2, "name": "Bo"])
+        }
+        let stray = QDog()
+        let people = links.objects(QPerson.self)
+        #expect(people.where { $0.dog == stray }.count == 0)
+        #expect(people.where { $0.dog != stray }.count == 2)
+        #expect(people.where { $0.dogs == stray }.count == 0)
+        #expect(people.where { $0.dogs != stray }.count == 1)  // any element differs: only a non-empty list
+        #expect(people.filter("dog == %@", stray).count == 0)
+    }
+
     @Test func valuesRoundTripThroughTheFile() throws {
         defer { dir.remove() }
         let holder = CPHolder()
