@@ -61,6 +61,8 @@ public enum QueryCorpus {
         .init("name LIKE \"?o*\"", ["bob"]),
         .init("name LIKE \"A?a\"", ["ada"]),
         .init("name LIKE[c] \"*DIE\"", ["eli"]),
+        .init("name LIKE[c] name", ["ada", "bob", "eli"]),  // a pattern from a property
+        .init("nickname LIKE name", []),
         .init("name ==[c] \"ada\"", ["ada"]),
         .init("name ==[d] \"Elodie\"", ["eli"]),
         .init("name ==[cd] \"elodie\"", ["eli"]),

@@ -21,7 +21,7 @@ final class CreatePathListed: Object {
 
     private func generalCreate(_ instance: RealmInstance, _ table: TableInfo, _ rowid: Int64) throws -> [UInt8] {
         let document = try #require(instance.syncDocument(table, rowid: rowid))
-        let pk = table.primaryKeyProperty.flatMap { document[table.schema.properties[$0].name] } ?? .null
+        let pk = table.primaryKeyProperty.flatMap { document[table.schema.allProperties[$0].name] } ?? .null
         var out: [UInt8] = []
         SyncInstruction.create(className: table.className, primaryKey: pk, fields: document).writeJSON(to: &out)
         return out

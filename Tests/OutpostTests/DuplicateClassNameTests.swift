@@ -37,7 +37,7 @@ final class DupNameHolder: Object {
         configuration.objectTypes = [DupNameA.self]
         let realm = try Realm(configuration: configuration)
         #expect(realm.schema.objectSchema.map(\.className) == ["DupName"])
-        #expect(realm.schema["DupName"]?.properties.map(\.name) == ["a"])
+        #expect(realm.schema["DupName"]?.allProperties.map(\.name) == ["a"])
     }
 
     /// A linked class is listed with the class linking to it: the same clash, refused.

@@ -17,6 +17,31 @@ import Testing
         #expect(a.objects(TSPerson.self).count == 1)
         try a.commitWrite()
     }
+    /// Key-value writes convert as Realm does: decimal text and a `Float` into a decimal, and an optional enum given
+    /// a raw value no case has reads nil (unmanaged and managed).
+    @Test func keyValueWritesConvertAsRealm() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: [KVConversions.self]))
+        let unmanaged = KVConversions()
+        unmanaged["optMood"] = "no such mood"
+        #expect(unmanaged.optMood == nil)
+        unmanaged["decimal"] = "4.4"
+        #expect(unmanaged.decimal == Decimal128(value: "4.4"))
+        try realm.write { realm.add(unmanaged) }
+        try realm.write {
+            unmanaged["decimal"] = 2.2 as Float
+            unmanaged["optMood"] = Mood.happy
+        }
+        #expect(unmanaged.decimal == Decimal128(value: 2.2 as Float))
+        #expect(unmanaged.optMood == .happy)
+        try realm.write {
+            unmanaged["decimal"] = "5.5"
+            unmanaged["optMood"] = "no such mood"
+        }
+        #expect(unmanaged.decimal == Decimal128(value: "5.5"))
+        #expect(unmanaged.optMood == nil)
+    }
+
     /// `write(withoutNotifying:)` also skips a `Realm.observe` block whose token it is given.
     @Test func withoutNotifyingSkipsRealmObserver() throws {
         let dir = TemporaryDirectory(); defer { dir.remove() }
@@ -107,4 +132,9 @@ import Testing
         let realm = try await Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
         #expect(realm.objects(TSPerson.self).sorted(byKeyPath: "name").count == 0)
     }
+}
+
+final class KVConversions: Object {
+    @Persisted var decimal: Decimal128
+    @Persisted var optMood: Mood?
 }

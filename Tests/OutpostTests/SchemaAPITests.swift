@@ -24,6 +24,16 @@ import Testing
         #expect(realm.schema.objectSchema == realm.schema.objectSchemas)
     }
 
+    /// Realm's split: `properties` are the persisted ones, linking objects are `computedProperties`; `allProperties`
+    /// (Outpost's) has both in declaration order.
+    @Test func linkingObjectsAreComputedProperties() throws {
+        let schema = try #require(Dog.sharedSchema())
+        #expect(!schema.properties.contains { $0.name == "owners" })
+        #expect(schema.computedProperties.map(\.name) == ["owners"])
+        #expect(schema.allProperties.count == schema.properties.count + 1)
+        #expect(schema["owners"]?.type == .linkingObjects)
+    }
+
     /// A `primaryKey()` override makes that property the primary key, as `@Persisted(primaryKey: true)` does (and
     /// wins over it); `indexedProperties()` and `ignoredProperties()` do nothing to `@Persisted` models, as in Realm.
     @Test func primaryKeyOverrideNamesThePrimaryKey() throws {

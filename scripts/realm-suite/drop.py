@@ -30,7 +30,7 @@ def block(lines, i):
             break
         e += 1
     d = s
-    while s > 0 and indent(lines[s - 1]) == ind and lines[s - 1].strip().startswith('@'):
+    while s > 0 and indent(lines[s - 1]) == ind and lines[s - 1].strip().startswith('@') and not decl.match(lines[s - 1]):
         s -= 1
     return (s, e, d)
 for name in sys.argv[2:]:

@@ -34,7 +34,57 @@ SWIFT
 sed -i -e 's/^@objc(ModernObjcRenamedObject)$//' -e 's/^@objc(ModernObjcRenamedObjectWithTotallyDifferentName)$//' \
   Tests/RS/ModernTestObjects.swift
 # NSPredicate cannot parse format strings on Linux: compare the predicate text only.
+# Linux's XCTest finds tests by indexing classes and cannot list a generic class's tests (the generated list does not
+# compile); Realm runs those through defaultTestSuite, which Linux lacks. Their tests are renamed out of discovery
+# and counted apart.
+python3 - "$@" <<'PY'
+import re, sys
+total = 0
+for name in sys.argv[1:]:
+    path = 'Tests/RS/%s.swift' % name
+    lines = open(path).read().split('\n')
+    generic = False
+    for i, l in enumerate(lines):
+        if re.match(r'(?:final\s+)?class\s+\w+\s*<', l): generic = True
+        elif re.match(r'(?:final\s+)?(?:class|struct|enum|extension|protocol|func)\b', l): generic = False
+        if generic and re.match(r'    (?:override\s+)?func test\w*\(\s*\)', l):
+            lines[i] = l.replace('func test', 'func genericTest', 1); total += 1
+    open(path, 'w').write('\n'.join(lines))
+open('generic-tests.txt', 'w').write('%d\n' % total)
+print('tests in generic classes (not run on Linux): %d' % total)
+PY
 python3 "$here/drop.py" errs.txt "$@"
+# Linux's XCTest cannot list a @MainActor test method (the runner traps casting it): each becomes a helper that a
+# plain test method of the same name calls on the main actor, where Linux's XCTest runs its tests.
+python3 - "$@" <<'PY'
+import re, sys
+for name in sys.argv[1:]:
+    path = 'Tests/RS/%s.swift' % name
+    lines = open(path).read().split('\n')
+    out = []
+    i = 0
+    while i < len(lines):
+        if lines[i] == '    @MainActor':
+            j = i + 1
+            while j < len(lines) and lines[j].startswith('    @'): j += 1
+            m = re.match(r'    func (test\w*)\(\)\s*(async)?\s*(throws)?\s*\{', lines[j]) if j < len(lines) else None
+            if m:
+                test, is_async, throws = m.group(1), m.group(2), m.group(3)
+                call = ('try ' if throws else '') + ('await ' if is_async else '') + 'mainActor_' + test + '()'
+                effects = ' '.join(x for x in (is_async, throws) if x)
+                if is_async:
+                    out.append('    func %s() %s{ nonisolated(unsafe) let this = self; %s }' % (
+                        test, effects + ' ' if effects else '', call.replace('mainActor_', 'this.mainActor_')))
+                else:
+                    out.append('    func %s() %s{ %sMainActor.assumeIsolated { %s } }' % (
+                        test, 'throws ' if throws else '', 'try ' if throws else '', call))
+                out.extend(lines[i:j])
+                out.append(lines[j].replace('func ' + test, 'func mainActor_' + test, 1))
+                i = j + 1
+                continue
+        out.append(lines[i]); i += 1
+    open(path, 'w').write('\n'.join(out))
+PY
 : > failures.txt
 # Dropping a helper can leave its callers unbuildable: build, drop what the compiler refused, again.
 for pass in 1 2 3 4 5 6; do
@@ -43,27 +93,4 @@ for pass in 1 2 3 4 5 6; do
   grep -a "^/.*error:" build-run.log | sort -u > errs-run.txt
   python3 "$here/drop.py" errs-run.txt "$@"
 done
-# One process per test class; the tests a trap left without a verdict then run one per process.
-swift test --skip-build --list-tests 2>/dev/null | grep -E '^RS\.' > tests.txt || true
-declared=$(for name in "$@"; do grep -oE "^(final )?class [A-Za-z0-9_]+" "Tests/RS/$name.swift" | awk '{print $NF}'; done | sort -u)
-: > results.txt
-for cls in $declared; do
-  grep -q "^RS\.$cls/" tests.txt || continue
-  timeout 1200 swift test --skip-build --filter "RS\.$cls/" > "class-$cls.log" 2>&1 || true
-  grep -aoE "Test Case '$cls\.[A-Za-z0-9_]+' (passed|failed)" "class-$cls.log" | sed -E "s/Test Case '([^']+)' (.*)/\2 \1/" >> results.txt
-  for t in $(grep "^RS\.$cls/" tests.txt | sed 's/.*\///'); do
-    grep -q " $cls\.$t\$" results.txt && continue
-    out=$(timeout 300 swift test --skip-build --filter "RS\.$cls/$t\$" 2>&1 || true)
-    if echo "$out" | grep -q "Executed 1 test, with 0 failures"; then echo "passed $cls.$t" >> results.txt
-    elif echo "$out" | grep -q "Executed 1 test"; then echo "failed $cls.$t" >> results.txt
-    else echo "crashed $cls.$t $(echo "$out" | grep -a -m1 'Fatal error' | sed 's/.*Fatal error: //' | cut -c1-160)" >> results.txt; fi
-  done
-done
-for cls in $declared; do
-  [ -f "class-$cls.log" ] || continue
-  grep -aE "error: .*$cls\.test" "class-$cls.log" | sed -E "s/.*: error: ([A-Za-z0-9_]+)\.([A-Za-z0-9_]+) : /\1.\2: /" | cut -c1-220 | sort -u >> failures.txt || true
-done
-sort -u -o failures.txt failures.txt 2>/dev/null || true
-grep -v '^passed' results.txt | sort
-echo "passed $(grep -c '^passed' results.txt), failed $(grep -c '^failed' results.txt), crashed $(grep -c '^crashed' results.txt)"
-echo "(failure messages: $work/failures.txt; Realm's assertThrows catches Objective-C exceptions; the shim skips its block, so those checks are not run.)"
+bash "$here/run-classes.sh" "$@"

@@ -48,6 +48,13 @@ i = s.index("    // We can't perform these tests on tvOS"); j = s.rindex("}")
 s = s[:i] + "    _ = message; _ = expression\n" + s[j:]
 open(p, "w").write(s)
 PY
+# NSPredicate cannot parse format strings on Linux: QueryTests compares the predicate text only.
+python3 - "$work/Tests/RS/QueryTests.swift" <<'PY'
+import re, sys
+p = sys.argv[1]; s = open(p).read()
+s = re.sub(r'\n\s*XCTAssertEqual\(NSPredicate\(format: queryStr, argumentArray: constructedValues\),\n\s*NSPredicate\(format: predicate, argumentArray: values\)\)', '', s)
+open(p, "w").write(s)
+PY
 # Legacy @objc dynamic models listed beside modern ones in a configuration's objectTypes: dropped from the list.
 python3 - "$work/Tests/RS/RealmCollectionTypeTests.swift" <<'PY'
 import re, sys

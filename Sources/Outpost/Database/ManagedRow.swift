@@ -86,7 +86,7 @@ public final class ManagedRow {
             if type != .object && type != .mixed {
                 return ValueCoding.scalar(values[column], type: type)  // hot path: no Property copy
             }
-            return realm.decodeColumn(values[column], property: table.schema.properties[index])
+            return realm.decodeColumn(values[column], property: table.schema.allProperties[index])
         }
     }
 
@@ -96,7 +96,7 @@ public final class ManagedRow {
             ensureLoaded()
             guard let column = table.columnOfProperty[index] else { return [] }
             if let cached = decodedCollections[column] { return cached }
-            let decoded = realm.decodeCollection(values[column], property: table.schema.properties[index])
+            let decoded = realm.decodeCollection(values[column], property: table.schema.allProperties[index])
             decodedCollections[column] = decoded
             return decoded
         }
@@ -108,7 +108,7 @@ public final class ManagedRow {
             ensureLoaded()
             guard let column = table.columnOfProperty[index] else { return [] }
             if let cached = decodedMaps[column] { return cached }
-            let decoded = realm.decodeMap(values[column], property: table.schema.properties[index])
+            let decoded = realm.decodeMap(values[column], property: table.schema.allProperties[index])
             decodedMaps[column] = decoded
             return decoded
         }
@@ -116,7 +116,7 @@ public final class ManagedRow {
 
     /// The content of a property for descriptions and copies.
     func content(ofProperty index: Int) -> _PropertyContent {
-        let property = table.schema.properties[index]
+        let property = table.schema.allProperties[index]
         switch property.collection {
         case _ where property.type == .linkingObjects: return .computed
         case .none: return .value(read(property: index))
@@ -157,5 +157,5 @@ public struct _PropertyAccessor {
         row.realm.setProperty(row, propertyIndex, .value(value))
     }
 
-    var property: Property { row.table.schema.properties[propertyIndex] }
+    var property: Property { row.table.schema.allProperties[propertyIndex] }
 }

@@ -286,7 +286,7 @@ public struct Realm {
         guard let pkIndex = table.primaryKeyProperty else {
             fatalError("'\(table.className)' does not have a primary key")
         }
-        let property = table.schema.properties[pkIndex]
+        let property = table.schema.allProperties[pkIndex]
         guard let stored = ValueConversion.stored(key, realm: instance),
             let value = RealmInstance.convert(stored, to: property.type).map(ValueCoding.column)
                 ?? (stored.isNull ? SQLiteValue.null : nil)

@@ -72,6 +72,8 @@ extension RealmInstance {
             throw Realm.Error(.fail, "Unable to open a realm at path '\(path)': \(error.message).", fileURL: url)
         }
         RealmRegistry.shared.register(instance, scheduler: scheduler)
+        Logger.database(.detail, "\(instance.logID) Open file: \(path)")
+        Logger.database(.trace, "\(instance.logID) Schema version \(configuration.schemaVersion), history version \(instance.historyVersion)")
         if configuration.syncConfiguration != nil {
             try SyncOpenSupport.prepare(instance, fileExisted: fileExisted)
         }
@@ -387,4 +389,9 @@ extension RealmInstance {
                 + String(cString: strerror(errno)), fileURL: URL(fileURLWithPath: path))
         }
     }
+}
+
+extension RealmInstance {
+    /// The instance's number in the database's log lines.
+    var logID: UInt { UInt(bitPattern: ObjectIdentifier(self).hashValue) % 100_000 }
 }

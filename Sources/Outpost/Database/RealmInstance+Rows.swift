@@ -175,6 +175,10 @@ extension RealmInstance {
             }
             return failed ? nil : .text(json.text)
         default:
+            // Realm reads decimal text into a decimal property (text that is no number gives NaN).
+            if property.type == .decimal128, case .string(let text) = value {
+                return ValueCoding.column(.decimal128(Decimal128(value: text)))
+            }
             guard let converted = Self.convert(value, to: property.type) else {
                 fail(typeMismatch(value, property: property, owner: owner))
                 return nil
@@ -261,6 +265,7 @@ extension RealmInstance {
         case (.double, .int(let v)): return .double(Double(v))
         case (.decimal128, .int(let v)): return .decimal128(Decimal128(Int(v)))
         case (.decimal128, .double(let v)): return .decimal128(Decimal128(v))
+        case (.decimal128, .float(let v)): return .decimal128(Decimal128(value: v))  // by the Float's own text
         case (.int, .double(let v)) where v == v.rounded() && abs(v) < 9.2e18: return .int(Int64(v))
         default: return nil
         }

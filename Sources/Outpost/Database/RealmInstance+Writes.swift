@@ -22,7 +22,7 @@ extension RealmInstance {
                 return
             }
         }
-        let property = table.schema.properties[propertyIndex]
+        let property = table.schema.allProperties[propertyIndex]
         guard let column = table.columnOfProperty[propertyIndex] else {
             fail(Realm.Error(.invalidInput, "Property '\(table.className).\(property.name)' is computed and can't be set."))
             return
@@ -136,7 +136,7 @@ extension RealmInstance {
         let schema = table.schema
         // With `.error`, the unique index on the primary key detects duplicates at INSERT.
         if update != .error, let pkIndex = table.primaryKeyProperty, case .value(let pkValue) = contents[pkIndex] {
-            let pkProperty = schema.properties[pkIndex]
+            let pkProperty = schema.allProperties[pkIndex]
             guard let pkColumnValue = encodeColumn(pkValue, property: pkProperty, owner: schema.className) else { return nil }
             if let existing = existingRow(table, primaryKey: pkColumnValue, property: pkProperty) {
                 let row = self.row(table, existing)
@@ -144,12 +144,12 @@ extension RealmInstance {
                 object?._row = row
                 for (i, content) in contents.enumerated() where i != pkIndex {
                     guard let column = table.columnOfProperty[i],
-                        let value = encode(content, property: schema.properties[i], owner: schema.className)
+                        let value = encode(content, property: schema.allProperties[i], owner: schema.className)
                     else { continue }
                     if update == .modified && row.values[column] == value { continue }
                     let old = row.values[column]
                     writeColumn(row, column: column, value: value)
-                    if old != value { deleteOrphanedEmbedded(old: old, new: value, property: schema.properties[i]) }
+                    if old != value { deleteOrphanedEmbedded(old: old, new: value, property: schema.allProperties[i]) }
                 }
                 return row
             }
@@ -159,7 +159,7 @@ extension RealmInstance {
         values.reserveCapacity(table.propertyOfColumn.count)
         var deferred: [(column: Int, content: _PropertyContent)] = []
         for (column, propertyIndex) in table.propertyOfColumn.enumerated() {
-            let property = schema.properties[propertyIndex]
+            let property = schema.allProperties[propertyIndex]
             let content = contents[propertyIndex]
             if property.type == .object || property.type == .mixed {
                 values.append(SchemaPlan.emptyCollection(property))
@@ -198,7 +198,7 @@ extension RealmInstance {
         changes.insert(table.className, rowid)
         writeCounter &+= 1
         for (column, content) in deferred {
-            let property = schema.properties[table.propertyOfColumn[column]]
+            let property = schema.allProperties[table.propertyOfColumn[column]]
             guard let value = encode(content, property: property, owner: schema.className) else { return nil }
             if value != values[column] { writeColumn(row, column: column, value: value) }
         }
@@ -241,7 +241,7 @@ extension RealmInstance {
         let table = row.table
         // Embedded children go with their parent.
         for (column, propertyIndex) in table.propertyOfColumn.enumerated() {
-            let property = table.schema.properties[propertyIndex]
+            let property = table.schema.allProperties[propertyIndex]
             guard property.type == .object, let target = self.table(named: property.objectClassName ?? ""),
                 target.schema.isEmbedded
             else { continue }
@@ -266,7 +266,7 @@ extension RealmInstance {
     /// values become nil (as Realm does).
     private func removeLinks(to className: String, rowid: Int64) {
         for (ownerName, schema) in storedSchemas {
-            for property in schema.properties where property.type == .object && property.objectClassName == className {
+            for property in schema.allProperties where property.type == .object && property.objectClassName == className {
                 guard let owner = table(named: ownerName) ?? tablesByName[ownerName] else { continue }
                 let column = SQL.quote(property.name)
                 let sql = property.collection == .none

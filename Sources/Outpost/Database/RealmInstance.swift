@@ -207,6 +207,7 @@ final class RealmInstance {
         readTransactionOpen = false
         readGeneration &+= 1
         isInWriteTransaction = true
+        Logger.database(.trace, "\(logID) Start write transaction")
         changes = ChangeSet()
         pendingError = nil
         parentlessEmbeddedRows.removeAll()

@@ -88,7 +88,7 @@ final class TableInfo {
         var columnOfProperty: [Int?] = []
         var propertyOfColumn: [Int] = []
         var byName: [String: Int] = [:]
-        for (i, p) in schema.properties.enumerated() {
+        for (i, p) in schema.allProperties.enumerated() {
             byName[p.name] = i
             if p.type == .linkingObjects {
                 columnOfProperty.append(nil)
@@ -99,18 +99,18 @@ final class TableInfo {
         }
         self.columnOfProperty = columnOfProperty
         self.propertyOfColumn = propertyOfColumn
-        self.propertyTypes = schema.properties.map(\.type)
+        self.propertyTypes = schema.allProperties.map(\.type)
         self.propertyIndexByName = byName
-        self.primaryKeyProperty = schema.properties.firstIndex(where: \.isPrimaryKey)
-        self.columnNames = propertyOfColumn.map { schema.properties[$0].name }
-        self.propertyIsOptional = schema.properties.map(\.isOptional)
-        self.scalarColumnOfProperty = schema.properties.indices.map { i in
-            let p = schema.properties[i]
+        self.primaryKeyProperty = schema.allProperties.firstIndex(where: \.isPrimaryKey)
+        self.columnNames = propertyOfColumn.map { schema.allProperties[$0].name }
+        self.propertyIsOptional = schema.allProperties.map(\.isOptional)
+        self.scalarColumnOfProperty = schema.allProperties.indices.map { i in
+            let p = schema.allProperties[i]
             let plain = p.collection == .none && !p.isPrimaryKey
                 && p.type != .object && p.type != .mixed && p.type != .linkingObjects
             return plain ? columnOfProperty[i] : nil
         }
-        let columnNames = propertyOfColumn.map { SQL.quote(schema.properties[$0].name) }
+        let columnNames = propertyOfColumn.map { SQL.quote(schema.allProperties[$0].name) }
         selectRowSQL = "SELECT " + (columnNames.isEmpty ? "NULL" : columnNames.joined(separator: ", "))
             + " FROM \(sqlName) WHERE rowid = ?"
         insertSQL = columnNames.isEmpty
@@ -133,7 +133,7 @@ final class TableInfo {
     func insertWithRowidStatement(rows: Int, _ connection: SQLiteConnection) throws -> SQLiteStatement {
         let isBatch = rows > 1
         if let stmt = isBatch ? batchInsertStatement : insertWithRowidStatement { return stmt }
-        let names = ["_rowid"] + propertyOfColumn.map { SQL.quote(schema.properties[$0].name) }
+        let names = ["_rowid"] + propertyOfColumn.map { SQL.quote(schema.allProperties[$0].name) }
         let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         let sql = "INSERT INTO \(sqlName) (\(names.joined(separator: ", "))) VALUES "
             + Array(repeating: tuple, count: rows).joined(separator: ", ")
@@ -151,12 +151,12 @@ final class TableInfo {
 
     /// The columns in `SELECT` order, quoted, prefixed with a table alias.
     func columnList(alias: String) -> String {
-        propertyOfColumn.map { "\(alias).\(SQL.quote(schema.properties[$0].name))" }.joined(separator: ", ")
+        propertyOfColumn.map { "\(alias).\(SQL.quote(schema.allProperties[$0].name))" }.joined(separator: ", ")
     }
 
     func updateSQL(column: Int) -> String {
         if let sql = updateSQLs[column] { return sql }
-        let name = SQL.quote(schema.properties[propertyOfColumn[column]].name)
+        let name = SQL.quote(schema.allProperties[propertyOfColumn[column]].name)
         let sql = "UPDATE \(sqlName) SET \(name) = ? WHERE rowid = ?"
         updateSQLs[column] = sql
         return sql
@@ -181,7 +181,7 @@ final class TableInfo {
 
     func property(named name: String) -> (index: Int, property: Property)? {
         guard let i = propertyIndexByName[name] else { return nil }
-        return (i, schema.properties[i])
+        return (i, schema.allProperties[i])
     }
 
     /// Drops the identity-map entries of rows that are gone, when the map has grown.
@@ -278,8 +278,8 @@ struct InsertPlan {
     init?(table: TableInfo) {
         guard let type = table.objectType else { return nil }
         let fields = PropertyReflection.fields(of: type)
-        let properties = table.schema.properties
-        let declared = ObjectSchemaRegistry.shared.schema(for: type).properties
+        let properties = table.schema.allProperties
+        let declared = ObjectSchemaRegistry.shared.schema(for: type).allProperties
         guard fields.count == properties.count, declared.count == properties.count else { return nil }
         var readers: [(UnsafeRawPointer) -> SQLiteValue] = []
         for propertyIndex in table.propertyOfColumn {

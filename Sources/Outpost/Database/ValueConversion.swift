@@ -41,15 +41,9 @@ enum ValueConversion {
     }
 
     /// Property contents in schema order for `create`: what `value` gives (see `inputs`), the defaults of a new
-    /// object for the rest. Nil after recording an error in `realm`'s write transaction; unlike Realm, a dictionary
-    /// key that names no property is one (docs/differences-from-realm.md).
+    /// object for the rest. Nil after recording an error in `realm`'s write transaction. A dictionary key that names
+    /// no property is ignored, as Realm ignores it (JSON from elsewhere often carries more fields than the model).
     static func contents(of value: Any, for table: TableInfo, realm: RealmInstance) -> [_PropertyContent]? {
-        if let dictionary = value as? [String: Any] {
-            for key in dictionary.keys where table.propertyIndexByName[key] == nil {
-                realm.fail(Realm.Error(.invalidInput, "Invalid property name '\(key)' for class '\(table.className)'."))
-                return nil
-            }
-        }
         guard let inputs = inputs(of: value, schema: table.schema, context: ManagedObjectInput(realm: realm)) else {
             return nil
         }
@@ -57,7 +51,7 @@ enum ValueConversion {
         let defaults = table.objectType.map { PropertyReflection.contents(of: $0.init()) }
         return inputs.enumerated().map { i, input in
             if let input { return input }
-            if table.schema.properties[i].type == .linkingObjects { return .computed }
+            if table.schema.allProperties[i].type == .linkingObjects { return .computed }
             return defaults?[i] ?? .value(.null)
         }
     }
@@ -76,7 +70,7 @@ enum ValueConversion {
     static func inputs(of value: Any, schema: ObjectSchema, context: some ObjectInputContext) -> [_PropertyContent?]? {
         let className = schema.className
         var out: [_PropertyContent?] = []
-        out.reserveCapacity(schema.properties.count)
+        out.reserveCapacity(schema.allProperties.count)
         func append(_ given: Any, _ property: Property) -> Bool {
             guard let content = content(given, property: property, className: className, context: context) else {
                 return false
@@ -86,7 +80,7 @@ enum ValueConversion {
         }
         if let dictionary = value as? [String: Any] {
             // Keys that name no property are ignored, as in Realm.
-            for property in schema.properties {
+            for property in schema.allProperties {
                 guard property.type != .linkingObjects, let given = dictionary[property.name] else {
                     out.append(nil)
                     continue
@@ -96,13 +90,13 @@ enum ValueConversion {
             return out
         }
         if let array = value as? [Any] {
-            let persistedCount = schema.properties.count { $0.type != .linkingObjects }
+            let persistedCount = schema.allProperties.count { $0.type != .linkingObjects }
             guard array.count <= persistedCount else {
                 context.fail("Invalid array input: more values (\(array.count)) than properties (\(persistedCount)).")
                 return nil
             }
             var next = array.startIndex
-            for property in schema.properties {
+            for property in schema.allProperties {
                 guard property.type != .linkingObjects, next < array.endIndex else {
                     out.append(nil)
                     continue
@@ -119,7 +113,7 @@ enum ValueConversion {
             }
             if type(of: object).className() == className {
                 // The same class: its contents are already in stored form.
-                for property in schema.properties {
+                for property in schema.allProperties {
                     out.append(property.type == .linkingObjects
                         ? nil : PropertyReflection.value(of: object, property: property.name))
                 }
@@ -131,7 +125,7 @@ enum ValueConversion {
             return nil
         }
         // Any other object or value: its properties by name, as Realm reads them with key-value coding.
-        for property in schema.properties {
+        for property in schema.allProperties {
             guard property.type != .linkingObjects else {
                 out.append(nil)
                 continue
@@ -196,6 +190,12 @@ enum ValueConversion {
             return nil
         }
         if property.type == .object {
+            // A custom-persistable value stands for the (embedded) object it maps to.
+            if let custom = value as? any _CustomPersistable, let object = custom._persisted as? ObjectBase,
+                type(of: object).className() == property.objectClassName
+            {
+                return .object(object)
+            }
             if let object = value as? ObjectBase, type(of: object).className() == property.objectClassName {
                 return .object(object)
             }
@@ -210,6 +210,8 @@ enum ValueConversion {
         guard let stored = stored(value, realm: nil) else { return mismatch() }
         guard context.convertsTypes else { return stored }
         if stored.isNull { return property.isOptional ? stored : mismatch() }
+        // Realm reads decimal text into a decimal property (text that is no number gives NaN, as Decimal128(value:)).
+        if property.type == .decimal128, case .string(let text) = stored { return .decimal128(Decimal128(value: text)) }
         return RealmInstance.convert(stored, to: property.type) ?? mismatch()
     }
 

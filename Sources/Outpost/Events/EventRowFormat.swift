@@ -28,7 +28,7 @@ final class EventRowFormat: Sendable {
     init?(table: TableInfo) {
         if let type = table.objectType, type is CustomEventRepresentable.Type { return nil }
         var fields: [(name: String, field: Field)] = []
-        for (i, property) in table.schema.properties.enumerated() {
+        for (i, property) in table.schema.allProperties.enumerated() {
             guard let column = table.columnOfProperty[i] else { continue }
             guard property.collection == .none, property.type != .object, property.type != .mixed else { return nil }
             var key = ""

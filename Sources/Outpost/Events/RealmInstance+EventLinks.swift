@@ -22,7 +22,7 @@ extension RealmInstance {
         let timestamp = Date()
         let version = historyVersion
         let property = EventLinkProperty(version: version, className: parent.table.className, rowid: parent.rowid,
-                                         name: parent.table.schema.properties[propertyIndex].name)
+                                         name: parent.table.schema.allProperties[propertyIndex].name)
         // An embedded parent is serialized inline in its owner, where its links are not tracked.
         let tracksParent = !parent.table.schema.isEmbedded
         var captured: [Value: EventLinkTarget]?
@@ -54,7 +54,7 @@ extension RealmInstance {
     /// key left out), as captured for an event, by link value.
     private func eventLinkTargets(_ parent: ManagedRow, propertyIndex: Int) -> [Value: EventLinkTarget] {
         let values: [_StoredValue]
-        switch parent.table.schema.properties[propertyIndex].collection {
+        switch parent.table.schema.allProperties[propertyIndex].collection {
         case .none: values = [parent.read(property: propertyIndex)]
         case .list, .set: values = parent.readCollection(property: propertyIndex)
         case .map: values = parent.readMap(property: propertyIndex).map(\.1)

@@ -208,7 +208,7 @@ extension DynamicObject {
     /// The class and its properties, one per line (links and collections summarised).
     var dynamicDescription: String {
         let schema = objectSchema
-        let lines = schema.properties.filter { $0.type != .linkingObjects }.map { property -> String in
+        let lines = schema.allProperties.filter { $0.type != .linkingObjects }.map { property -> String in
             let text: String
             switch self[property.name] {
             case nil: text = "nil"

@@ -112,7 +112,7 @@ struct MigrationRunner {
     private func copyRows(from old: ObjectSchema, to new: ObjectSchema, table: String) throws {
         var columns = ["_rowid"]
         var values = ["_rowid"]
-        for property in new.properties where property.type != .linkingObjects {
+        for property in new.allProperties where property.type != .linkingObjects {
             guard let previous = old[property.name], previous.type == property.type,
                 previous.collection == property.collection, previous.objectClassName == property.objectClassName
             else { continue }

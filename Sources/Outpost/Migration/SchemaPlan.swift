@@ -23,12 +23,12 @@ struct SchemaPlan {
 
     private mutating func compare(old: ObjectSchema, new: ObjectSchema) {
         let cls = new.className
-        for oldProperty in old.properties where oldProperty.type != .linkingObjects {
+        for oldProperty in old.allProperties where oldProperty.type != .linkingObjects {
             if new[oldProperty.name] == nil {
                 breakingChanges.append("Property '\(cls).\(oldProperty.name)' has been removed.")
             }
         }
-        for property in new.properties where property.type != .linkingObjects {
+        for property in new.allProperties where property.type != .linkingObjects {
             guard let oldProperty = old[property.name] else { continue }
             if oldProperty.type != property.type || oldProperty.collection != property.collection
                 || oldProperty.objectClassName != property.objectClassName
@@ -66,7 +66,7 @@ struct SchemaPlan {
         var out: [String] = []
         for schema in code where !excluded.contains(schema.className) {
             if let old = stored[schema.className] {
-                for property in schema.properties where property.type != .linkingObjects && old[property.name] == nil {
+                for property in schema.allProperties where property.type != .linkingObjects && old[property.name] == nil {
                     out.append("ALTER TABLE \(SQL.quote(schema.className)) ADD COLUMN "
                         + Self.columnDefinition(property, withDefault: true))
                 }
@@ -79,7 +79,7 @@ struct SchemaPlan {
     }
 
     static func createTable(_ schema: ObjectSchema, name: String? = nil) -> String {
-        let columns = schema.properties.filter { $0.type != .linkingObjects }
+        let columns = schema.allProperties.filter { $0.type != .linkingObjects }
             .map { columnDefinition($0, withDefault: true) }
         return "CREATE TABLE \(SQL.quote(name ?? schema.className)) ("
             + (["_rowid INTEGER PRIMARY KEY"] + columns).joined(separator: ", ") + ")"
@@ -88,7 +88,7 @@ struct SchemaPlan {
     static func indexes(_ schema: ObjectSchema, table: String? = nil) -> [(name: String, sql: String)] {
         let tableName = table ?? schema.className
         var out: [(name: String, sql: String)] = []
-        for property in schema.properties where property.collection == .none && property.type != .linkingObjects {
+        for property in schema.allProperties where property.collection == .none && property.type != .linkingObjects {
             let name = "__idx_\(tableName)_\(property.name)"
             let indexName = SQL.quote(name)
             if property.isPrimaryKey {

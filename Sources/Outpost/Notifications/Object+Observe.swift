@@ -62,7 +62,7 @@ extension ObjectBase {
                 let names = watched.modifiedRows(of: table, in: changes, realm: realm, candidates: [rowid])[rowid]
             else { return }
             var list: [PropertyChange] = []
-            for (index, property) in table.schema.properties.enumerated() where names.contains(property.name) {
+            for (index, property) in table.schema.allProperties.enumerated() where names.contains(property.name) {
                 guard let column = table.columnOfProperty[index] else { continue }
                 func value(_ raw: SQLiteValue) -> Any? {
                     property.collection == .none ? realm.decodeColumn(raw, property: property).anyValue : nil

@@ -49,7 +49,7 @@ struct CollectionOwner {
     func modifiedTargets(_ changes: ChangeSet, realm: RealmInstance, table: TableInfo, watched: WatchedProperties,
                          candidates: Set<Int64>) -> Set<Int64>
     {
-        let property = table.schema.properties[propertyIndex]
+        let property = table.schema.allProperties[propertyIndex]
         guard !candidates.isEmpty, property.type == .object, let targetName = property.objectClassName,
             let target = realm.table(named: targetName)
         else { return [] }

@@ -60,7 +60,7 @@ indirect enum WatchedProperties {
     {
         var out: [Int64: Set<String>] = [:]
         if changes.isUnknown {
-            let names = Set(table.schema.properties.map(\.name).filter(watches))
+            let names = Set(table.schema.allProperties.map(\.name).filter(watches))
             for r in candidates ?? [] { out[r] = names }
             return out
         }
@@ -69,7 +69,7 @@ indirect enum WatchedProperties {
                 for rowid in rowids where candidates?.contains(rowid) ?? true { out[rowid, default: []].insert(property) }
             }
         }
-        for property in table.schema.properties where property.type == .object {
+        for property in table.schema.allProperties where property.type == .object {
             guard let nested = nested(property.name), let targetName = property.objectClassName,
                 let target = realm.table(named: targetName), !target.isMissing
             else { continue }

@@ -164,6 +164,8 @@ extension PersistableEnum {
     public func _store() -> _StoredValue { rawValue._store() }
     public static func _load(_ value: _StoredValue) -> Self? { RawValue._load(value).flatMap { Self(rawValue: $0) } }
     public static func _defaultValue() -> Self { allCases.first! }
+    /// Whether `value` is of the raw value's type (whether or not a case has it).
+    static func _isRawForm(_ value: _StoredValue) -> Bool { RawValue._load(value) != nil }
 
     /// Realm's: the first case.
     public init() { self = Self.allCases.first! }

@@ -70,7 +70,7 @@ extension RealmInstance {
                     ? "Asymmetric table '\(schema.className)' not allowed in partition based sync"
                     : "Asymmetric table '\(schema.className)' not allowed in a local Realm")
             }
-            for property in schema.properties where property.type == .object {
+            for property in schema.allProperties where property.type == .object {
                 if let target = property.objectClassName, asymmetric.contains(target) {
                     let kind = property.collection == .list ? "array" : property.collection == .none ? "object"
                         : property.collection.rawValue

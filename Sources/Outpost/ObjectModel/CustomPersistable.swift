@@ -45,6 +45,9 @@ extension _CustomPersistable {
 
     /// Realm's: hashes the persisted form.
     public func hash(into hasher: inout Hasher) { _persisted.hash(into: &hasher) }
+
+    /// Whether `value` is of the persisted type (whether or not the failable conversion then succeeds).
+    static func _isPersistedForm(_ value: _StoredValue) -> Bool { PersistedType._load(value) != nil }
 }
 
 extension CustomPersistable {

@@ -37,7 +37,7 @@ extension ObjectBase {
             let context = UnmanagedObjectInput(ownerType: type)
             guard let inputs = ValueConversion.inputs(of: [key: value], schema: schema, context: context) else { return }
             if let index = PropertyReflection.assign(inputs, to: self) {
-                let property = schema.properties[index]
+                let property = schema.allProperties[index]
                 context.fail("Invalid value '\(value)' for \(ValueConversion.describe(property)) property "
                     + "'\(schema.className).\(property.name)'.")
             }

@@ -97,7 +97,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         if isInvalidated { return "[invalid object]" }
         let schema = objectSchema
         var text = "\(schema.className) {\n"
-        for property in schema.properties where property.type != .linkingObjects {
+        for property in schema.allProperties where property.type != .linkingObjects {
             let value = CollectionDescription.describe(self[property.name], depth: depth - 1)
             text += "\t\(property.name) = \(value.replacingOccurrences(of: "\n", with: "\n\t"));\n"
         }

@@ -10,7 +10,12 @@ extension Optional: _StorableValue where Wrapped: _PersistableInsideOptional {
     public func _store() -> _StoredValue { self?._store() ?? .null }
     public static func _load(_ value: _StoredValue) -> Self? {
         if value.isNull { return .some(nil) }
-        return Wrapped._load(value).map { .some($0) }
+        if let loaded = Wrapped._load(value) { return .some(loaded) }
+        // A persisted value a failable custom type refuses reads as nil in an optional (Realm's rule).
+        if let custom = Wrapped.self as? any _CustomPersistable.Type, custom._isPersistedForm(value) { return .some(nil) }
+        // So does a raw value no case of an enum has.
+        if let enumeration = Wrapped.self as? any PersistableEnum.Type, enumeration._isRawForm(value) { return .some(nil) }
+        return nil
     }
     public static func _defaultValue() -> Self { nil }
 }

@@ -137,7 +137,7 @@ enum PropertyReflection {
     /// The unmanaged content of one property, by name.
     static func value(of object: ObjectBase, property: String) -> _PropertyContent? {
         if let row = object._row {
-            guard let index = row.table.schema.properties.firstIndex(where: { $0.name == property }) else { return nil }
+            guard let index = row.table.schema.allProperties.firstIndex(where: { $0.name == property }) else { return nil }
             return row.content(ofProperty: index)
         }
         return persistedChildren(of: object).first { $0.name == property }?.wrapper.content()

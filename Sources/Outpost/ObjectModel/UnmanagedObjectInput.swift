@@ -32,7 +32,7 @@ struct UnmanagedObjectInput: ObjectInputContext {
         let context = UnmanagedObjectInput(ownerType: type)
         guard let inputs = ValueConversion.inputs(of: value, schema: schema, context: context) else { return }
         if let index = PropertyReflection.assign(inputs, to: object) {
-            let property = schema.properties[index]
+            let property = schema.allProperties[index]
             context.fail("Invalid value for \(ValueConversion.describe(property)) property "
                 + "'\(schema.className).\(property.name)'.")
         }

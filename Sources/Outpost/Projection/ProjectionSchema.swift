@@ -76,7 +76,7 @@ enum ProjectionSchema {
     static func changes<Root: ObjectBase>(_ changes: [PropertyChange], of object: Root,
                                           in properties: [ProjectionProperty]) -> [PropertyChange]
     {
-        let rootProperties = object.objectSchema.properties
+        let rootProperties = object.objectSchema.allProperties
         var previous: Root?
         var out: [PropertyChange] = []
         for change in changes {

@@ -205,7 +205,7 @@ struct QueryPredicateBuilder {
                      "Unsupported operator for a custom-persistable object value: only == and != compare member by member")
         let schema = object.objectSchema
         var members: [QueryNode] = []
-        for property in schema.properties {
+        for property in schema.allProperties {
             precondition(!property.isArray && !property.isSet && !property.isMap,
                          "Unsupported property '\(schema.className).\(property.name)' for memberwise equality query: equality on collections is not implemented.")
             precondition(property.type != .object && property.type != .linkingObjects,

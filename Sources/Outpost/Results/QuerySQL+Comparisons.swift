@@ -167,7 +167,7 @@ extension QuerySQL {
             guard let target = realm.table(named: other.objectClassName ?? ""), let pk = target.primaryKeyProperty else {
                 throw Self.mismatch(other, value.typeName)
             }
-            let pkProperty = target.schema.properties[pk]
+            let pkProperty = target.schema.allProperties[pk]
             let a = alias()
             other = Term(sql: "(SELECT \(a).\(SQL.quote(pkProperty.name)) FROM \(target.sqlName) \(a) WHERE \(a).rowid = \(other.sql))",
                          type: pkProperty.type)
@@ -248,11 +248,9 @@ extension QuerySQL {
             body = "(length(\(r)) = 0 OR (length(\(l)) >= length(\(r)) AND substr(\(l), length(\(l)) - length(\(r)) + 1) = \(r)))"
         case .contains: body = "instr(\(l), \(r)) > 0"
         default:
-            guard rhs.isConstant else {
-                throw QueryError(.typeMismatch, "LIKE needs a pattern, not a key path")
-            }
             if lhs.type == .data || rhs.type == .data { return "0" }
-            body = "\(l) GLOB \(r)"
+            // A constant pattern had GLOB's own '[' escaped already; another property's value is escaped here.
+            body = rhs.isConstant ? "\(l) GLOB \(r)" : "\(l) GLOB replace(\(r), '[', '[[]')"
         }
         if rhs.isConstant { return "(\(lhs.sql) IS NOT NULL AND \(body))" }
         return "(CASE WHEN \(rhs.sql) IS NULL THEN \(lhs.sql) IS NULL ELSE coalesce(\(lhs.sql) IS NOT NULL AND \(body), 0) END)"

@@ -56,7 +56,7 @@ extension RealmInstance {
         var removed: [String] = []
         for table in tablesByName.values where sweep.upserted[ObjectIdentifier(table)] != nil {
             guard let pk = table.primaryKeyProperty, let column = table.columnOfProperty[pk] else { continue }
-            let type = table.schema.properties[pk].type
+            let type = table.schema.allProperties[pk].type
             // The primary keys only, in one query (not each row loaded whole).
             guard let stmt = try? connection.cached(
                 "SELECT rowid, \(SQL.quote(table.columnNames[column])) FROM \(table.sqlName)"),

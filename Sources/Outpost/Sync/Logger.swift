@@ -50,4 +50,11 @@ public final class Logger: Sendable {
     func pass(_ level: LogLevel, _ message: String) {
         logFunction(level, message)
     }
+
+    /// A line of the local database (realm-core's `DB:` lines) to `Logger.shared`, when its level admits `level`.
+    static func database(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        let logger = shared
+        guard level.rawValue <= logger.level.rawValue else { return }
+        logger.pass(level, "DB: " + message())
+    }
 }

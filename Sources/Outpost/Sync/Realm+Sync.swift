@@ -79,7 +79,7 @@ enum SyncOpenSupport {
                 throw Realm.Error(.schemaMismatch,
                     "There must be a primary key property named '_id' on a synchronized Realm but none was found for type '\(table.className)'")
             }
-            let name = table.schema.properties[pk].name
+            let name = table.schema.allProperties[pk].name
             if name != "_id" {
                 throw Realm.Error(.schemaMismatch,
                     "The primary key property on a synchronized Realm must be named '_id' but found '\(name)' for type '\(table.className)'")

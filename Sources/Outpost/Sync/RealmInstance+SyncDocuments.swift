@@ -11,7 +11,7 @@ extension RealmInstance {
         let row = self.row(table, rowid, values: values)
         row.ensureLoaded()
         var fields: [String: Value] = [:]
-        for (i, property) in table.schema.properties.enumerated() where table.columnOfProperty[i] != nil {
+        for (i, property) in table.schema.allProperties.enumerated() where table.columnOfProperty[i] != nil {
             fields[property.name] = syncFieldValue(table, row: row, propertyIndex: i)
         }
         return OutpostCore.Document(fields)
@@ -20,7 +20,7 @@ extension RealmInstance {
     /// One property of a row as a protocol value.
     func syncFieldValue(_ table: TableInfo, row: ManagedRow, propertyIndex: Int) -> Value {
         guard let column = table.columnOfProperty[propertyIndex] else { return .null }
-        let property = table.schema.properties[propertyIndex]
+        let property = table.schema.allProperties[propertyIndex]
         let raw = row.values[column]
         switch property.collection {
         case .none: return syncValue(decodeColumn(raw, property: property))
@@ -52,13 +52,13 @@ extension RealmInstance {
     func syncPrimaryKey(_ row: ManagedRow) -> Value {
         row.ensureLoaded()
         guard let pk = row.table.primaryKeyProperty, let column = row.table.columnOfProperty[pk] else { return .null }
-        return SyncValues.scalar(ValueCoding.scalar(row.values[column], type: row.table.schema.properties[pk].type))
+        return SyncValues.scalar(ValueCoding.scalar(row.values[column], type: row.table.schema.allProperties[pk].type))
     }
 
     /// The rowid of the object of `table` with this primary key.
     func syncRowid(_ table: TableInfo, primaryKey: Value) -> Int64? {
         guard let pkIndex = table.primaryKeyProperty else { return nil }
-        let property = table.schema.properties[pkIndex]
+        let property = table.schema.allProperties[pkIndex]
         guard let stored = ValueConversion.stored(SyncValues.swiftValue(primaryKey), realm: self),
             let converted = stored.isNull ? stored : Self.convert(stored, to: property.type)
         else { return nil }
@@ -83,7 +83,7 @@ extension RealmInstance {
             let target = property.type == .object ? table(named: property.objectClassName ?? "") : nil
             for (key, item) in d.fields {
                 if let target, let i = target.propertyIndexByName[key] {
-                    out[key] = syncSwiftValue(item, property: target.schema.properties[i])
+                    out[key] = syncSwiftValue(item, property: target.schema.allProperties[i])
                 } else if target == nil {
                     out[key] = syncSwiftValue(item, property: property)
                 }
@@ -110,7 +110,7 @@ extension RealmInstance {
                 guard let i = table.propertyIndexByName[name], i != table.primaryKeyProperty,
                     table.columnOfProperty[i] != nil
                 else { continue }
-                let property = schema.properties[i]
+                let property = schema.allProperties[i]
                 guard let content = ValueConversion.content(
                     syncSwiftValue(value, property: property), property: property, className: schema.className,
                     realm: self)
@@ -130,9 +130,9 @@ extension RealmInstance {
         var dictionary: [String: Any] = [:]
         for (name, value) in fields.fields.merging(localValues, uniquingKeysWith: { _, local in local }) {
             guard let i = table.propertyIndexByName[name], table.columnOfProperty[i] != nil else { continue }
-            dictionary[name] = syncSwiftValue(value, property: schema.properties[i])
+            dictionary[name] = syncSwiftValue(value, property: schema.allProperties[i])
         }
-        if let pk = table.primaryKeyProperty { dictionary[schema.properties[pk].name] = SyncValues.swiftValue(primaryKey) }
+        if let pk = table.primaryKeyProperty { dictionary[schema.allProperties[pk].name] = SyncValues.swiftValue(primaryKey) }
         guard let contents = ValueConversion.contents(of: dictionary, for: table, realm: self) else { return }
         _ = insertRow(table, contents: contents, update: .error, object: nil)  // a failure is recorded for the commit
     }

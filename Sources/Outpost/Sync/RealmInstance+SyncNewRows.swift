@@ -65,7 +65,7 @@ extension RealmInstance {
             newRows.empty[id] = keys
         }
         guard let pkIndex = table.primaryKeyProperty,
-            let pk = Self.syncColumn(primaryKey, property: table.schema.properties[pkIndex])
+            let pk = Self.syncColumn(primaryKey, property: table.schema.allProperties[pkIndex])
         else { return leaveFastPath(id, &newRows) }
         // Created earlier in this download: it may exist now, so the general path looks it up.
         let hash = SyncNewRows.hash(pk)
@@ -77,7 +77,7 @@ extension RealmInstance {
                 values.append(pk)
                 continue
             }
-            let property = table.schema.properties[propertyIndex]
+            let property = table.schema.allProperties[propertyIndex]
             guard let value = fields.fields[property.name], let column = Self.syncColumn(value, property: property)
             else { return leaveFastPath(id, &newRows) }
             values.append(column)
@@ -107,7 +107,7 @@ extension RealmInstance {
     /// Every column holds a single scalar (no links, `AnyRealmValue`, collections or embedded objects).
     private static func hasOnlyPlainColumns(_ table: TableInfo) -> Bool {
         table.propertyOfColumn.allSatisfy { i in
-            let property = table.schema.properties[i]
+            let property = table.schema.allProperties[i]
             return property.collection == .none && property.type != .object && property.type != .mixed
                 && property.type != .linkingObjects
         }

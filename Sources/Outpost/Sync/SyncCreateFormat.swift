@@ -31,7 +31,7 @@ final class SyncCreateFormat: Sendable {
     init?(table: TableInfo) {
         guard !table.schema.isEmbedded else { return nil }
         var named: [(name: String, column: Int, type: PropertyType)] = []
-        for (i, property) in table.schema.properties.enumerated() {
+        for (i, property) in table.schema.allProperties.enumerated() {
             guard let column = table.columnOfProperty[i] else { continue }
             guard property.collection == .none, property.type != .object, property.type != .mixed else { return nil }
             named.append((property.name, column, property.type))
@@ -51,9 +51,9 @@ final class SyncCreateFormat: Sendable {
         prefix.append(contentsOf: #","fields":{"#.utf8)
         self.prefix = prefix
         primaryKey = table.primaryKeyProperty.flatMap { index in
-            table.columnOfProperty[index].map { ($0, table.schema.properties[index].type) }
+            table.columnOfProperty[index].map { ($0, table.schema.allProperties[index].type) }
         }
-        primaryKeyIsId = primaryKey != nil && table.primaryKeyProperty.map { table.schema.properties[$0].name == "_id" } == true
+        primaryKeyIsId = primaryKey != nil && table.primaryKeyProperty.map { table.schema.allProperties[$0].name == "_id" } == true
     }
 
     /// Appends the object's `create` instruction.

@@ -116,7 +116,7 @@ extension RealmInstance {
             } else {
                 for rowid in inserted {
                     guard let document = syncDocument(table, rowid: rowid) else { continue }
-                    let pk = table.primaryKeyProperty.flatMap { document[table.schema.properties[$0].name] } ?? .null
+                    let pk = table.primaryKeyProperty.flatMap { document[table.schema.allProperties[$0].name] } ?? .null
                     out.append(.create(className: className, primaryKey: pk, fields: document))
                 }
             }
@@ -152,7 +152,7 @@ extension RealmInstance {
     /// The top-level object (and its field) an embedded object belongs to.
     func syncTopLevelOwner(_ table: TableInfo, rowid: Int64) -> (TableInfo, Int64, String)? {
         for (ownerName, schema) in storedSchemas {
-            for property in schema.properties where property.type == .object && property.objectClassName == table.className {
+            for property in schema.allProperties where property.type == .object && property.objectClassName == table.className {
                 guard let owner = self.table(named: ownerName) else { continue }
                 let column = SQL.quote(property.name)
                 let sql = property.collection == .none

@@ -1,7 +1,9 @@
 /// The schema of one object class: its name, properties and primary key.
 public struct ObjectSchema: Hashable, Sendable, Codable, CustomStringConvertible {
     public var className: String
-    public var properties: [Property]
+    /// Every property, linking objects included, in declaration order: the order of the stored rows' fields and of
+    /// every property index.
+    public var allProperties: [Property]
     /// Embedded objects live only inside their parent and have no primary key.
     public var isEmbedded: Bool
     /// Asymmetric objects (`AsymmetricObject`) are only uploaded: created on a device, inserted on the server, never
@@ -10,7 +12,7 @@ public struct ObjectSchema: Hashable, Sendable, Codable, CustomStringConvertible
 
     public init(className: String, properties: [Property], isEmbedded: Bool = false, isAsymmetric: Bool = false) {
         self.className = className
-        self.properties = properties
+        self.allProperties = properties
         self.isEmbedded = isEmbedded
         self.isAsymmetric = isAsymmetric
     }
@@ -23,7 +25,7 @@ public struct ObjectSchema: Hashable, Sendable, Codable, CustomStringConvertible
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         className = try container.decode(String.self, forKey: .className)
-        properties = try container.decode([Property].self, forKey: .properties)
+        allProperties = try container.decode([Property].self, forKey: .properties)
         isEmbedded = try container.decode(Bool.self, forKey: .isEmbedded)
         isAsymmetric = try container.decodeIfPresent(Bool.self, forKey: .isAsymmetric) ?? false
     }
@@ -31,20 +33,26 @@ public struct ObjectSchema: Hashable, Sendable, Codable, CustomStringConvertible
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(className, forKey: .className)
-        try container.encode(properties, forKey: .properties)
+        try container.encode(allProperties, forKey: .properties)
         try container.encode(isEmbedded, forKey: .isEmbedded)
         if isAsymmetric { try container.encode(true, forKey: .isAsymmetric) }
     }
 
+    /// The persisted properties (Realm's `properties`: linking objects are in ``computedProperties``).
+    public var properties: [Property] { allProperties.filter { $0.type != .linkingObjects } }
+
+    /// The linking-objects properties (Realm's `computedProperties`).
+    public var computedProperties: [Property] { allProperties.filter { $0.type == .linkingObjects } }
+
     /// The primary key property, if the class has one.
-    public var primaryKeyProperty: Property? { properties.first { $0.isPrimaryKey } }
+    public var primaryKeyProperty: Property? { allProperties.first { $0.isPrimaryKey } }
 
     public subscript(propertyName: String) -> Property? {
-        properties.first { $0.name == propertyName }
+        allProperties.first { $0.name == propertyName }
     }
 
     public var description: String {
-        "\(className) {\n" + properties.map { "\t\($0)" }.joined(separator: "\n") + "\n}"
+        "\(className) {\n" + allProperties.map { "\t\($0)" }.joined(separator: "\n") + "\n}"
     }
 }
 

@@ -11,11 +11,7 @@ extension Decimal128: CustomStringConvertible, Codable {
     /// the identical encoding.
     public var stringValue: String {
         let parts = parts
-        switch parts.kind {
-        case .quietNaN, .signalingNaN: return "NaN"
-        case .infinity: return parts.isNegative ? "-Inf" : "Inf"
-        case .finite: break
-        }
+        if let special = Self.specialText(parts) { return special }
         let digits = String(parts.coefficient)
         let exponent = parts.exponent
         let adjusted = exponent + digits.count - 1
@@ -37,12 +33,39 @@ extension Decimal128: CustomStringConvertible, Codable {
         return text
     }
 
-    /// Same as ``stringValue``.
-    public var description: String { stringValue }
+    /// Realm's text for the value: the coefficient's digits with the point moved left while there is exponent to
+    /// spend and more than one digit before it, trailing zeros after the point dropped, what exponent is left as
+    /// `E…` (`1.234567+9.876543` prints `11.11111`, `2.5-3.5` prints `-1`, `0.001` prints `1E-3`); a coefficient
+    /// over 64 bits prints as the BID library does (`+9999999999999999999999999999999999E+6111`).
+    /// ``stringValue`` keeps the exponent, as BSON and the stored text need it.
+    public var description: String {
+        let parts = parts
+        if let special = Self.specialText(parts) { return special }
+        let digits = String(parts.coefficient)
+        var exponent = parts.exponent
+        if parts.coefficient > UInt128(UInt64.max) {  // realm-core leaves these to the BID library's text
+            return (parts.isNegative ? "-" : "+") + digits + "E" + (exponent < 0 ? "-" : "+") + String(abs(exponent))
+        }
+        var before = digits.count
+        while before > 1 && exponent != 0 {
+            before -= 1
+            exponent += 1
+        }
+        var fraction = String(digits.dropFirst(before))
+        while fraction.last == "0" { fraction.removeLast() }
+        var text = (parts.isNegative ? "-" : "") + digits.prefix(before)
+        if !fraction.isEmpty { text += "." + fraction }
+        if exponent != 0 { text += "E\(exponent)" }
+        return text
+    }
 
-    /// Decodes the string form (see ``init(string:)``).
+    /// Decodes the string form (see ``init(string:)``) or a JSON number (as Realm decodes one).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) {
+            self.init(number)
+            return
+        }
         let string = try container.decode(String.self)
         do {
             try self.init(string: string)
@@ -55,5 +78,14 @@ extension Decimal128: CustomStringConvertible, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(stringValue)
+    }
+
+    /// `NaN`, `Inf` or `-Inf` (Realm's spellings); nil for a finite value.
+    private static func specialText(_ parts: Parts) -> String? {
+        switch parts.kind {
+        case .quietNaN, .signalingNaN: "NaN"
+        case .infinity: parts.isNegative ? "-Inf" : "Inf"
+        case .finite: nil
+        }
     }
 }

@@ -18,7 +18,7 @@ extension Decimal128 {
 
     /// Converts an integer of any width, `Bool`, `Float`, `Double`, `String`, `NSNumber`, `Decimal` or `Decimal128`,
     /// as Realm's `Decimal128(value:)`. Text that is not a number gives NaN, as does nil or `NSNull` (Realm's null
-    /// decimal); any other type traps, as in Realm.
+    /// decimal, a signaling NaN); any other type traps, as in Realm.
     public init(value: Any) {
         switch value {
         case let v as Decimal128: self = v
@@ -36,14 +36,14 @@ extension Decimal128 {
             } else {
                 self = .nan
             }
-        case is NSNull: self = .nan
+        case is NSNull: self = .signalingNaN  // Realm's null decimal: a NaN that reports itself signaling
         default:
             let mirror = Mirror(reflecting: value)
             if mirror.displayStyle == .optional {
                 if let wrapped = mirror.children.first?.value {
                     self.init(value: wrapped)
                 } else {
-                    self = .nan
+                    self = .signalingNaN
                 }
                 return
             }

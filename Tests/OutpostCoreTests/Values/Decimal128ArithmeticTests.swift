@@ -326,7 +326,8 @@ import Testing
 
     @Test func boundsStridesAndNaN() throws {
         #expect(Decimal128.max > Decimal128.min && Decimal128.min < 0)
-        #expect(Decimal128.max.description == "9.999999999999999999999999999999999E+6144")
+        #expect(Decimal128.max.stringValue == "9.999999999999999999999999999999999E+6144")
+        #expect(Decimal128.max.description == "+9999999999999999999999999999999999E+6111")  // Realm's text
         #expect(Decimal128.min == -Decimal128.max)
         let a: Decimal128 = -123.321
         #expect(a.advanced(by: -123.321) == -246.642)

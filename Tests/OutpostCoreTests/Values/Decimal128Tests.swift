@@ -66,7 +66,6 @@ import Testing
     func parseAndPrint(input: String, printed: String) throws {
         let value = try Decimal128(string: input)
         #expect(value.stringValue == printed)
-        #expect(value.description == printed)
         // The printed form parses back to the identical encoding (except the NaN sign and kind).
         let reparsed = try Decimal128(string: printed)
         if !value.isNaN {
@@ -289,5 +288,29 @@ import Testing
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Decimal128.self, from: Data(#""1.2.3""#.utf8))
         }
+    }
+
+    /// `description` is Realm's text (realm-core's digits, trailing zeros after the point dropped); `stringValue`
+    /// keeps the exponent.
+    @Test func descriptionIsRealmsText() throws {
+        let sum = try Decimal128(string: "1.234567") + Decimal128(string: "9.876543")
+        #expect(sum.stringValue == "11.111110")
+        #expect(sum.description == "11.11111")
+        #expect((try Decimal128(string: "2.5") - Decimal128(string: "3.5")).description == "-1")
+        #expect(try Decimal128(string: "1234567890e123").description == "1.23456789E132")
+        #expect(try Decimal128(string: "0.001").description == "1E-3")
+        #expect(try Decimal128(string: "150").description == "150")
+        #expect(try Decimal128(string: "1.50").description == "1.5")
+        #expect(Decimal128.nan.description == "NaN")
+        #expect(Decimal128.infinity.description == "Inf")
+    }
+
+    /// Realm's null decimal (`NSNull`, nil) is a NaN that reports itself signaling; JSON numbers decode.
+    @Test func nullIsASignalingNaNAndNumbersDecode() throws {
+        #expect(Decimal128(value: NSNull()).isNaN && Decimal128(value: NSNull()).isSignaling)
+        #expect(Decimal128(value: Optional<Int>.none as Any).isSignaling)
+        #expect(!Decimal128(value: "not a number").isSignaling && Decimal128(value: "not a number").isNaN)
+        let decoded = try JSONDecoder().decode([Decimal128].self, from: Data("[2.2, \"1.5e2\"]".utf8))
+        #expect(decoded == [try Decimal128(string: "2.2"), try Decimal128(string: "150")])
     }
 }

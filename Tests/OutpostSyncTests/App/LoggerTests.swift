@@ -51,4 +51,36 @@ import Testing
         #expect(own.of(marker) == ["info \(marker)"])
         #expect(shared.of(marker) == ["detail \(marker)"])
     }
+
+    /// The local database logs too (realm-core's `DB:` lines): opening a file at `.detail`, transactions at `.trace`.
+    @Test func theDatabaseLogsItsOpensAndTransactions() throws {
+        let previous = Logger.shared
+        defer { Logger.shared = previous }
+        let seen = Lines()
+        let logger = Logger(level: .off) { level, message in seen.lines.withLock { $0.append("\(level) \(message)") } }
+        Logger.shared = logger
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-dblog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var config = Realm.Configuration(fileURL: dir.appendingPathComponent("db.realm"))
+        config.objectTypes = [LoggedThing.self]
+        let marker = dir.lastPathComponent
+        _ = try Realm(configuration: config)
+        #expect(seen.of(marker).isEmpty)  // .off
+        logger.level = .detail
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write { realm.add(LoggedThing()) }
+        }
+        #expect(seen.of(marker).contains { $0.hasPrefix("detail DB: ") && $0.hasSuffix("Open file: \(dir.path)/db.realm") })
+        #expect(!seen.lines.withLock { $0.contains { $0.hasPrefix("trace DB: ") } })
+        logger.level = .trace
+        let realm = try Realm(configuration: config)
+        try realm.write { realm.add(LoggedThing()) }
+        #expect(seen.lines.withLock { $0.contains { $0.hasPrefix("trace DB: ") && $0.hasSuffix("Start write transaction") } })
+    }
+}
+
+final class LoggedThing: Object {
+    @Persisted var name = ""
 }

@@ -70,6 +70,33 @@ import Testing
         #expect(people.filter("dog == %@", stray).count == 0)
     }
 
+    /// As Realm takes them: `init(value:)` and `create` accept a custom-persistable value or its persisted form
+    /// (an embedded object, a raw value), and a persisted value a failable type refuses is nil in an optional.
+    @Test func inputTakesWrappedOrPersistedValues() throws {
+        defer { dir.remove() }
+        let pointObject = CPPointObject(value: [3.0, 4.0])
+        let fromObject = CPHolder(value: ["id": 1, "point": pointObject, "line": [pointObject]])
+        #expect(fromObject.point == CPPoint(x: 3, y: 4))
+        #expect(Array(fromObject.line) == [CPPoint(x: 3, y: 4)])
+        let fromWrapper = CPHolder(value: ["id": 2, "point": CPPoint(x: 5, y: 6), "line": [CPPoint(x: 7, y: 8)],
+                                           "score": CPScore(value: 4)])
+        #expect(fromWrapper.point == CPPoint(x: 5, y: 6))
+        #expect(fromWrapper.score == CPScore(value: 4))
+        #expect(Array(fromWrapper.line) == [CPPoint(x: 7, y: 8)])
+
+        let refused = CPHolder(value: ["id": 3, "optionalEmail": "!bad"])  // CPEmail refuses it
+        #expect(refused.optionalEmail == nil)
+
+        let realm = try realm()
+        try realm.write {
+            realm.create(CPHolder.self, value: ["id": 4, "point": CPPoint(x: 1, y: 1), "line": [CPPoint(x: 2, y: 2)]])
+            realm.create(CPHolder.self, value: ["id": 5, "point": CPPointObject(value: [9.0, 9.0])])
+        }
+        #expect(realm.object(ofType: CPHolder.self, forPrimaryKey: 4)?.point == CPPoint(x: 1, y: 1))
+        #expect(realm.object(ofType: CPHolder.self, forPrimaryKey: 4).map { Array($0.line) } == [CPPoint(x: 2, y: 2)])
+        #expect(realm.object(ofType: CPHolder.self, forPrimaryKey: 5)?.point == CPPoint(x: 9, y: 9))
+    }
+
     @Test func valuesRoundTripThroughTheFile() throws {
         defer { dir.remove() }
         let holder = CPHolder()
