@@ -42,6 +42,29 @@ import Testing
         #expect(unmanaged.optMood == nil)
     }
 
+    /// `create(_:value:)` from a managed object copies its embedded objects, at any depth and in lists (the
+    /// originals stay with their parent), in the same Realm and into another.
+    @Test func createFromAManagedObjectCopiesItsEmbeddedObjects() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let types: [ObjectBase.Type] = [CopyParent.self, CopyChild.self]
+        let realm = try Realm(configuration: dir.configuration(objectTypes: types))
+        let (parent, copy) = try realm.write {
+            let parent = realm.create(CopyParent.self, value: [
+                "child": ["value": 5, "inner": ["value": 6], "children": [[7], [8]]] as [String: Any],
+                "list": [[9], [10]]])
+            return (parent, realm.create(CopyParent.self, value: parent))
+        }
+        #expect(copy.child?.value == 5 && copy.child?.inner?.value == 6)
+        #expect(copy.child.map { $0.children.map(\.value) } == [7, 8])
+        #expect(copy.list.map(\.value) == [9, 10])
+        #expect(parent.child?.value == 5 && parent.list.count == 2)
+        #expect(realm.objects(CopyParent.self).count == 2)
+
+        let other = try Realm(configuration: dir.configuration("other.realm", objectTypes: types))
+        let moved = try other.write { other.create(CopyParent.self, value: parent) }
+        #expect(moved.child?.inner?.value == 6 && moved.list.map(\.value) == [9, 10])
+    }
+
     /// `write(withoutNotifying:)` also skips a `Realm.observe` block whose token it is given.
     @Test func withoutNotifyingSkipsRealmObserver() throws {
         let dir = TemporaryDirectory(); defer { dir.remove() }
@@ -137,4 +160,15 @@ import Testing
 final class KVConversions: Object {
     @Persisted var decimal: Decimal128
     @Persisted var optMood: Mood?
+}
+
+final class CopyParent: Object {
+    @Persisted var child: CopyChild?
+    @Persisted var list: List<CopyChild>
+}
+
+final class CopyChild: EmbeddedObject {
+    @Persisted var value: Int
+    @Persisted var inner: CopyChild?
+    @Persisted var children: List<CopyChild>
 }

@@ -10,7 +10,7 @@ work=${REALM_SUITE_DIR:-/tmp/outpost-realm-suite}
 realm=${REALM_SWIFT_GIT:-/work/.mirror/realm+realm-swift/repo}
 cd "$work"
 [ -f errs.txt ] || { echo "run scripts/realm-suite/run.sh first" >&2; exit 2; }
-shared="TestCase TestUtils ModernTestObjects CustomPersistableTestObjects TestValueFactory"
+shared="TestCase TestUtils ModernTestObjects CustomPersistableTestObjects TestValueFactory HarnessStandIns"
 mkdir -p hold
 for f in Tests/RS/*.swift; do
   name=$(basename "$f" .swift)
@@ -18,22 +18,6 @@ for f in Tests/RS/*.swift; do
   for k in $shared "$@"; do [ "$k" = "$name" ] && keep=yes; done
   [ $keep = no ] && mv "$f" hold/
 done
-# Legacy models the modern files lean on, written here as @Persisted stand-ins (the originals are @objc dynamic).
-cat > Tests/RS/HarnessStandIns.swift <<'SWIFT'
-import Outpost
-
-public class AddressSwift: EmbeddedObject {
-    @Persisted var city: String = ""
-    @Persisted var country = ""
-}
-
-class SwiftStringObject: Object {
-    @Persisted var stringCol = ""
-}
-SWIFT
-sed -i -e 's/^@objc(ModernObjcRenamedObject)$//' -e 's/^@objc(ModernObjcRenamedObjectWithTotallyDifferentName)$//' \
-  Tests/RS/ModernTestObjects.swift
-# NSPredicate cannot parse format strings on Linux: compare the predicate text only.
 # Linux's XCTest finds tests by indexing classes and cannot list a generic class's tests (the generated list does not
 # compile); Realm runs those through defaultTestSuite, which Linux lacks. Their tests are renamed out of discovery
 # and counted apart.

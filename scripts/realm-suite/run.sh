@@ -63,6 +63,19 @@ s = re.sub(r'\n\s*Swift(?:DoubleListOfSwift|ListOfSwift|)Object\.self,', '', s)
 s = s.replace('SwiftBoolObject.self])', '])')
 open(p, "w").write(s)
 PY
+# Legacy models the modern files lean on, written here as @Persisted stand-ins (the originals are @objc dynamic).
+cat > "$work/Tests/RS/HarnessStandIns.swift" <<'SWIFT'
+import Outpost
+
+public class AddressSwift: EmbeddedObject {
+    @Persisted var city: String = ""
+    @Persisted var country = ""
+}
+
+class SwiftStringObject: Object {
+    @Persisted var stringCol = ""
+}
+SWIFT
 cp "$here/Shim.swift" "$work/Tests/RS/TestCase.swift"
 cd "$work"
 swift build --build-tests > build.log 2>&1 || true

@@ -11,9 +11,14 @@ extension Realm {
 /// The schema version stored in the Realm file at `fileURL`, without opening it as a Realm.
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
     let path = fileURL.path
-    guard FileManager.default.fileExists(atPath: path) else {
-        throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': No such file or directory.",
-                          fileURL: fileURL)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw Realm.Error(.invalidDatabase, "Realm at path '\(path)' has not been initialized.", fileURL: fileURL)
+    }
+    // A directory or a device (`/dev/null`) is no Realm file to read (Realm: an access error).
+    let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
+    guard !isDirectory.boolValue, type == nil || type == .typeRegular else {
+        throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': not a regular file.", fileURL: fileURL)
     }
     do {
         let connection = try SQLiteConnection(path: path, readOnly: true)

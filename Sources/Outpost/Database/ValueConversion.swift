@@ -114,8 +114,13 @@ enum ValueConversion {
             if type(of: object).className() == className {
                 // The same class: its contents are already in stored form.
                 for property in schema.allProperties {
-                    out.append(property.type == .linkingObjects
-                        ? nil : PropertyReflection.value(of: object, property: property.name))
+                    guard property.type != .linkingObjects,
+                        let content = PropertyReflection.value(of: object, property: property.name)
+                    else {
+                        out.append(nil)
+                        continue
+                    }
+                    out.append(property.type == .object && object._row != nil ? copyingEmbedded(content) : content)
                 }
                 return out
             }
@@ -138,6 +143,26 @@ enum ValueConversion {
             guard append(given, property) else { return nil }
         }
         return out
+    }
+
+    /// `content` with each managed embedded object replaced by an unmanaged copy (at any depth): a new object made
+    /// from a managed one gets embedded objects of its own, as Realm's `create` does.
+    private static func copyingEmbedded(_ content: _PropertyContent) -> _PropertyContent {
+        func copy(_ value: _StoredValue) -> _StoredValue {
+            guard case .object(let object) = value, object._row != nil, object.objectSchema.isEmbedded,
+                !(object is DynamicObject)
+            else { return value }
+            let detached = type(of: object).init()
+            UnmanagedObjectInput.populate(detached, from: object)
+            return .object(detached)
+        }
+        switch content {
+        case .value(let value): return .value(copy(value))
+        case .list(let items): return .list(items.map(copy))
+        case .set(let items): return .set(items.map(copy))
+        case .map(let entries): return .map(entries.map { ($0.0, copy($0.1)) })
+        case .computed: return content
+        }
     }
 
     /// The content of one property from an untyped value (nil after `context.fail` if it does not fit).
@@ -195,6 +220,13 @@ enum ValueConversion {
                 type(of: object).className() == property.objectClassName
             {
                 return .object(object)
+            }
+            // A managed embedded object belongs to its parent: the new object gets a copy (Realm's create).
+            if let object = value as? ObjectBase, object._row != nil, object.objectSchema.isEmbedded,
+                type(of: object).className() == property.objectClassName,
+                case .value(let copy) = copyingEmbedded(.value(.object(object)))
+            {
+                return copy
             }
             if let object = value as? ObjectBase, type(of: object).className() == property.objectClassName {
                 return .object(object)

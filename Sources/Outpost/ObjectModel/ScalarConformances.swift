@@ -89,7 +89,8 @@ extension Date: _Persistable, _RealmCollectionValueInsideOptional {
         if case .date(let v) = value { return v }
         return nil
     }
-    public static func _defaultValue() -> Date { Date(timeIntervalSince1970: 0) }
+    /// Realm's: the moment the default is taken (`Date()`), as `@Persisted var created: Date` reads in Realm.
+    public static func _defaultValue() -> Date { Date() }
 }
 
 extension UUID: _Persistable, _RealmCollectionValueInsideOptional, _PrimaryKey {

@@ -58,6 +58,21 @@ func seed(_ configuration: Realm.Configuration, _ body: (Realm) -> Void) throws 
         #expect(try schemaVersionAtURL(dir.file()) == 0)
     }
 
+    /// Realm's errors: a file not made yet is `.invalidDatabase` ("has not been initialized"), a device or a directory
+    /// an access error.
+    @Test func schemaVersionOfWhatIsNoRealm() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let missing = URL(fileURLWithPath: dir.file().path + ".none")
+        let error = #expect(throws: Realm.Error.self) { _ = try schemaVersionAtURL(missing) }
+        #expect(error?.code == .invalidDatabase)
+        #expect(error?.message == "Realm at path '\(missing.path)' has not been initialized.")
+        let device = #expect(throws: Realm.Error.self) { _ = try schemaVersionAtURL(URL(fileURLWithPath: "/dev/null")) }
+        #expect(device?.code == .fileAccess)
+        let directory = #expect(throws: Realm.Error.self) { _ = try schemaVersionAtURL(URL(fileURLWithPath: "/tmp")) }
+        #expect(directory?.code == .fileAccess)
+    }
+
     @Test func typeChangeNeedsBumpAndIsFilledByTheBlock() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
