@@ -24,6 +24,17 @@ import Testing
         #expect(realm.schema.objectSchema == realm.schema.objectSchemas)
     }
 
+    /// `_name(for:)` names key paths through collections as Realm does: an element stands for any element.
+    @Test func keyPathNamesThroughCollections() {
+        #expect(_name(for: \Owner.dogs[0].name) == "dogs.name")
+        #expect(_name(for: \Owner.dogs[0].owners[0].nickname) == "dogs.owners.nickname")
+        #expect(_name(for: \Owner.previousAddresses[0].city) == "previousAddresses.city")
+        #expect(_name(for: \Dog.owners) == "owners")
+        #expect(_name(for: \Owner.favorite?.owners[0].address?.city) == "favorite.owners.address.city")
+        #expect(_name(for: \TraceHolder.pets[""]??.name) == "pets.name")
+        #expect(_name(for: \TraceHolder.pack[0].owners[0].name) == "pack.owners.name")
+    }
+
     /// Realm's split: `properties` are the persisted ones, linking objects are `computedProperties`; `allProperties`
     /// (Outpost's) has both in declaration order.
     @Test func linkingObjectsAreComputedProperties() throws {
@@ -110,4 +121,9 @@ final class OverriddenKeyItem: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var code = ""
     override class func primaryKey() -> String? { "code" }
+}
+
+final class TraceHolder: Object {
+    @Persisted var pets: Map<String, Dog?>
+    @Persisted var pack: MutableSet<Dog>
 }

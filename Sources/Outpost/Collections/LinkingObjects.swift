@@ -7,6 +7,8 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Custom
     let accessor: _PropertyAccessor?
     /// Which read of the property this is (Realm's equality: copies are equal, two reads are not).
     let identity = CollectionIdentity()
+    /// The element every position holds while a key path is traced.
+    var traceProbe: Element?
 
     var results: Results<Element>? { accessor.map { $0.collectionResults() } }
 
@@ -22,7 +24,11 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Custom
         CollectionDescription.describe("LinkingObjects", typeName: Element.className(), address: nil, count: count,
                                        elements: self.lazy.map { $0 as Any }, depth: depth)
     }
-    public subscript(index: Int) -> Element { results![index] }
+    public subscript(index: Int) -> Element {
+        if let traceProbe { return traceProbe }
+        guard let results else { preconditionFailure("Index \(index) is out of bounds (must be less than 0).") }
+        return results[index]
+    }
     /// The position of a managed object among the linking objects; nil if it is not one of them.
     public func index(of object: Element) -> Int? { results?.index(of: object) }
     public var startIndex: Int { 0 }
@@ -45,5 +51,10 @@ extension LinkingObjects: _Persistable {
     public static func _set(_ value: LinkingObjects<Element>, _ accessor: _PropertyAccessor) {
         fatalError("LinkingObjects properties are read-only")
     }
-    public static func _traceValue(_ tracer: _KeyPathTracer) -> LinkingObjects<Element> { LinkingObjects(accessor: nil) }
+    /// Linking objects whose every element stands for any, so `\.owners[0].name` traces as `owners.name`.
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> LinkingObjects<Element> {
+        var traced = LinkingObjects(accessor: nil)
+        traced.traceProbe = tracer.probe(Element.self) as? Element
+        return traced
+    }
 }

@@ -179,7 +179,12 @@ extension List: _Persistable {
     public static func _set(_ value: List<Element>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .list(value.storedElements))
     }
-    public static func _traceValue(_ tracer: _KeyPathTracer) -> List<Element> { List() }
+    /// A list whose element stands for any element, so `\.dogs[0].name` traces as `dogs.name`.
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> List<Element> {
+        let list = List()
+        if let probe = tracer.probeElement(Element.self) { list.unmanaged = [probe] }
+        return list
+    }
 }
 
 extension List: _OutpostCollectionContents {

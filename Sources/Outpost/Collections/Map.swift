@@ -5,6 +5,8 @@ import OutpostCore
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, CustomStringConvertible {
     var unmanaged: [Key: Value] = [:]
     let accessor: _PropertyAccessor?
+    /// The value every key holds while a key path is traced.
+    var traceProbe: Value?
 
     public init() {
         accessor = nil
@@ -75,6 +77,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 
     public subscript(key: Key) -> Value? {
         get {
+            if let traceProbe { return traceProbe }
             if let accessor, accessor.row.realm.eventContext != nil,
                 let entry = storedEntries.first(where: { $0.0 == key._outpostKey })
             {
@@ -124,7 +127,12 @@ extension Map: _Persistable {
     public static func _set(_ value: Map<Key, Value>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .map(value.storedEntries))
     }
-    public static func _traceValue(_ tracer: _KeyPathTracer) -> Map<Key, Value> { Map() }
+    /// A map whose every key holds a value standing for any value, so `\.pets[""]??.name` traces as `pets.name`.
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> Map<Key, Value> {
+        let map = Map()
+        map.traceProbe = tracer.probeElement(Value.self)
+        return map
+    }
 }
 
 extension Map: _OutpostMapContents {

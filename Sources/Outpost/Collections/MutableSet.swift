@@ -128,7 +128,12 @@ extension MutableSet: _Persistable {
     public static func _set(_ value: MutableSet<Element>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .set(value.storedElements))
     }
-    public static func _traceValue(_ tracer: _KeyPathTracer) -> MutableSet<Element> { MutableSet() }
+    /// A set whose element stands for any element, so `\.tags[0].name` traces as `tags.name`.
+    public static func _traceValue(_ tracer: _KeyPathTracer) -> MutableSet<Element> {
+        let set = MutableSet()
+        if let probe = tracer.probeElement(Element.self) { set.unmanaged = [probe] }
+        return set
+    }
 }
 
 extension MutableSet: _OutpostCollectionContents {

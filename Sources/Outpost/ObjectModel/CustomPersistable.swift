@@ -40,7 +40,11 @@ public protocol _CustomPersistable: _PersistableInsideOptional, _RealmCollection
 extension _CustomPersistable {
     public static var _typeInfo: _TypeInfo { PersistedType._typeInfo }
     public func _store() -> _StoredValue { _persisted._store() }
-    public static func _load(_ value: _StoredValue) -> Self? { PersistedType._load(value).flatMap(_fromPersisted) }
+    public static func _load(_ value: _StoredValue) -> Self? {
+        // An object link may be null: a non-optional value mapped to an object reads one made from a new object.
+        if value.isNull, PersistedType._typeInfo.type == .object { return _fromPersisted(PersistedType._rlmDefaultValue()) }
+        return PersistedType._load(value).flatMap(_fromPersisted)
+    }
     public static func _defaultValue() -> Self { _rlmDefaultValue() }
 
     /// Realm's: hashes the persisted form.

@@ -12,6 +12,14 @@ public final class _KeyPathTracer {
         names.append(name)
     }
 
+    /// A probe element for a collection of objects in a traced key path (`list[0].name`), nil for other elements.
+    func probeElement<Element>(_ type: Element.Type) -> Element? {
+        guard let persistable = type as? any _StorableValue.Type, let objectType = persistable._typeInfo.objectType else {
+            return nil
+        }
+        return probe(objectType) as? Element
+    }
+
     /// A probe of `type` that reports to this tracer.
     func probe(_ type: ObjectBase.Type) -> ObjectBase {
         let object = type.init()

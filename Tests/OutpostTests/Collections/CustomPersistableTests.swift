@@ -86,6 +86,8 @@ import Testing
 
         let refused = CPHolder(value: ["id": 3, "optionalEmail": "!bad"])  // CPEmail refuses it
         #expect(refused.optionalEmail == nil)
+        // A null link for a non-optional value mapped to an object: the value made from a new object (Realm's).
+        #expect(CPHolder(value: ["id": 6, "point": NSNull()]).point == CPPoint(x: 0, y: 0))
 
         let realm = try realm()
         try realm.write {
