@@ -27,6 +27,9 @@ import Testing
         #expect(unmanaged.optMood == nil)
         unmanaged["decimal"] = "4.4"
         #expect(unmanaged.decimal == Decimal128(value: "4.4"))
+        unmanaged["decimal"] = Decimal(string: "6.25")!
+        #expect(unmanaged.decimal == Decimal128(value: "6.25"))
+        unmanaged["decimal"] = "4.4"
         try realm.write { realm.add(unmanaged) }
         try realm.write {
             unmanaged["decimal"] = 2.2 as Float

@@ -24,6 +24,7 @@ enum ValueConversion {
         case let v as Date: return .date(v)
         case let v as ObjectId: return .objectId(v)
         case let v as Decimal128: return .decimal128(v)
+        case let v as Decimal: return .decimal128(Decimal128(value: v))  // Foundation's decimal, by its digits
         case let v as UUID: return .uuid(v)
         case let v as ObjectBase: return .object(v)
         case let v as DynamicObject: return v.storedLink
