@@ -107,6 +107,7 @@ struct RealmPredicateFormat {
         case .list(let items): items.map(argument)
         case .geo(let shape): shape
         case .memberwise(_, let original): original
+        case .mixedCollection(let value): value
         }
     }
 }

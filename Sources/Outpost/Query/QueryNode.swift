@@ -30,10 +30,16 @@ enum QueryConstant {
     /// A custom-persistable value whose persisted form is an (embedded) object, as it was given: compared property
     /// by property, since the object it maps to is never stored (Realm's memberwise equality).
     case memberwise(ObjectBase, original: Any)
+    /// A list or dictionary held in an `AnyRealmValue`: one value, compared with a mixed property as a whole.
+    case mixedCollection(AnyRealmValue)
 
     /// The constant for a Swift value of a Realm type; traps for other types (the builder's
     /// signatures only let Realm types through).
     init(_ value: Any) {
+        if let mixed = value as? AnyRealmValue, mixed.listValue != nil || mixed.dictionaryValue != nil {
+            self = .mixedCollection(mixed)
+            return
+        }
         if let custom = value as? any _CustomPersistable, let object = custom._persisted as? ObjectBase {
             self = .memberwise(object, original: value)
             return
@@ -191,6 +197,9 @@ struct QueryPredicateBuilder {
             return .list(items.map { operand($0) })
         case .geo(let shape):
             return .geo(shape._geoShape)
+        case .mixedCollection(let value):
+            arguments.append(value)
+            return .argument(arguments.count - 1)
         case .memberwise:
             preconditionFailure("A custom-persistable object value can only be compared with == or != against a key path")
         }

@@ -23,7 +23,8 @@ extension QuerySQL {
         case .value(let value): return .constant(Self.stored(value))
         case .argument(let index):
             let value = try argument(index)
-            if case .list(let items) = value { return .list(items) }
+            // A list in an AnyRealmValue is one value (a nested collection); any other array a list of values.
+            if case .list(let items) = value, !(arguments[index] is AnyRealmValue) { return .list(items) }
             return .constant(value)
         case .list(let operands):
             var items: [_StoredValue] = []
@@ -143,6 +144,12 @@ extension QuerySQL {
     {
         var other = other
         if value.isNull { return (other, Term(sql: "NULL", type: other.type, isConstant: true, isNull: true)) }
+        // A mixed property compared (==, !=, <, …) with a value: both in the stored form, tagged JSON text, for
+        // outpost_mixed_cmp (see `scalar`); a nested list or dictionary is one such value.
+        if other.type == .mixed, !other.isElement, options.isEmpty, Self.mixedComparable.contains(op) {
+            return (other, Term(sql: param(.text(ValueCoding.mixed(value) { $0._row?.rowid ?? -1 }.text)),
+                                type: .mixed, isConstant: true))
+        }
         if case .list = value { throw QueryError(.invalidArgument, "a list is not a single value for '\(op.rawValue)'") }
         var value = value
         if case .string(let string) = value, !options.isEmpty {
@@ -172,8 +179,10 @@ extension QuerySQL {
             other = Term(sql: "(SELECT \(a).\(SQL.quote(pkProperty.name)) FROM \(target.sqlName) \(a) WHERE \(a).rowid = \(other.sql))",
                          type: pkProperty.type)
         }
+
         if other.type == .mixed {
-            // A mixed value holding a link: compared with the same tagged JSON (`{"$link": [class, rowid]}`).
+            // An element of a collection of mixed values, as json_each gives it (a string as itself, a number as a
+            // number), or a string operator on a mixed property.
             return (other, Term(sql: param(try Self.encodeMixed(value)), type: .mixed, isConstant: true))
         }
         if case .object = value { throw Self.mismatch(other, "link") }
@@ -196,6 +205,11 @@ extension QuerySQL {
     private mutating func scalar(_ lhs: Term, _ op: ComparisonOperator, _ rhs: Term, options: StringOptions)
         throws(QueryError) -> String
     {
+        if lhs.type == .mixed, rhs.type == .mixed, !lhs.isElement, !rhs.isElement, !lhs.isNull, !rhs.isNull,
+            options.isEmpty, let comparison = Self.mixedComparison(lhs, op, rhs)
+        {
+            return comparison
+        }
         let isString = lhs.type == .string || rhs.type == .string || lhs.type == .mixed
         let fold = !options.isEmpty && isString ? "outpost_fold(%@, \(options.rawValue))" : nil
         var l = lhs.sql, r = rhs.sql
@@ -226,6 +240,26 @@ extension QuerySQL {
             throw QueryError(.invalidArgument, "BETWEEN expects a list of two values")
         case .geoWithin:
             throw QueryError(.invalidArgument, "GEOWITHIN expects geoBox(…), geoPolygon(…), geoCircle(…) or a shape argument")
+        }
+    }
+
+    /// The operators `outpost_mixed_cmp` answers for mixed properties.
+    private static let mixedComparable: Set<ComparisonOperator> = [
+        .equal, .notEqual, .in, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual,
+    ]
+
+    /// Two mixed values in their stored form, compared as realm-core compares them (`outpost_mixed_cmp`: NULL when
+    /// they cannot be compared, which only `!=` matches). Nil for the string operators.
+    private static func mixedComparison(_ lhs: Term, _ op: ComparisonOperator, _ rhs: Term) -> String? {
+        let order = "outpost_mixed_cmp(\(lhs.sql), \(rhs.sql))"
+        switch op {
+        case .equal, .in: return "\(order) = 0"
+        case .notEqual: return "coalesce(\(order) != 0, 1)"
+        case .lessThan: return "\(order) < 0"
+        case .lessThanOrEqual: return "\(order) <= 0"
+        case .greaterThan: return "\(order) > 0"
+        case .greaterThanOrEqual: return "\(order) >= 0"
+        default: return nil
         }
     }
 

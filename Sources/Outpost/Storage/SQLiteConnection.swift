@@ -30,6 +30,7 @@ final class SQLiteConnection {
         Base64BytesCollation.register(on: db)
         FoldFunction.register(on: db)
         GeoFunction.register(on: db)
+        MixedCompareFunction.register(on: db)
     }
 
     deinit {
