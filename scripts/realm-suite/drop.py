@@ -10,7 +10,7 @@ for line in open(sys.argv[1], errors='replace'):
 decl = re.compile(r'\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:override|private|fileprivate|public|open|final|static|class|required|convenience|nonisolated|dynamic)\s+)*(?:func|var|let|init|subscript|class|struct|enum|extension|protocol)\b')
 def indent(l): return len(l) - len(l.lstrip())
 def block(lines, i):
-    """The declaration at indent 0 or 4 that holds line i, with its attributes: (first, last) line indexes."""
+    """The declaration at indent 0 or 4 that holds line i: (first line with its attributes, last line, declaration line)."""
     while i + 1 < len(lines) and lines[i].strip().startswith('@') and not decl.match(lines[i]):
         i += 1  # an attribute line: its declaration follows
     s = i

@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Runs some of Realm Swift's test files against `import Outpost`, after run.sh measured them: keeps only the named
-# files and the shared models, drops the test functions that did not compile, builds, and runs every remaining test
-# in a process of its own (a trap ends only its test). Prints PASS / FAIL / CRASH per test and the totals.
-# Runs every test class the named files declare.
+# files and the shared models, drops what does not compile (drop.py, repeated until the tests build), then runs
+# every test class the files declare (run-classes.sh) and prints the tests that did not pass and the totals.
 #   scripts/realm-suite/run-tests.sh QueryTests GeospatialTests   (after scripts/realm-suite/run.sh)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=${REALM_SUITE_DIR:-/tmp/outpost-realm-suite}
-realm=${REALM_SWIFT_GIT:-/work/.mirror/realm+realm-swift/repo}
 cd "$work"
 [ -f errs.txt ] || { echo "run scripts/realm-suite/run.sh first" >&2; exit 2; }
 shared="TestCase TestUtils ModernTestObjects CustomPersistableTestObjects TestValueFactory HarnessStandIns"
