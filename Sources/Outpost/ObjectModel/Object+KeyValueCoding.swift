@@ -55,10 +55,14 @@ extension ObjectBase {
         fatalError("Invalid property name '\(key)' for class '\(type(of: object).className())'.")
     }
 
-    /// `value` unwrapped from the optional it may be, nil for a nil optional.
+    /// `value` unwrapped from the optional it may be, nil for a nil optional; an enum as its raw value (what the file
+    /// holds, as Realm's key-value coding answers).
     private static func flatten(_ value: Any) -> Any? {
         let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
+        guard mirror.displayStyle == .optional else {
+            if let persistable = value as? any PersistableEnum { return persistable.rawValue }
+            return value
+        }
         guard let wrapped = mirror.children.first?.value else { return nil }
         return flatten(wrapped)
     }

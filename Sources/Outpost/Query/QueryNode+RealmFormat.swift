@@ -85,6 +85,18 @@ struct RealmPredicateFormat {
                 text += "[%@]"
                 arguments.append(key)
                 continue
+            case .index(let position):
+                text += "[%@]"
+                arguments.append(position)
+                continue
+            case .all:
+                // Realm's spelling of `[*]` in NSPredicate format.
+                text += "[%K]"
+                arguments.append("#any")
+                continue
+            case .argumentSubscript(let index):
+                text += "[$\(index)]"
+                continue
             case .property(let name): text += (first ? "" : ".") + name
             case .aggregate(let aggregate): text += (first ? "" : ".") + aggregate.rawValue
             case .keys: text += (first ? "" : ".") + "@allKeys"

@@ -36,6 +36,7 @@ extension QuerySQL {
 
     /// Resolves a key path on the row `alias` of `table` (or on a SUBQUERY variable).
     mutating func resolve(_ keyPath: QueryKeyPath, table: TableInfo, alias: String) throws(QueryError) -> Path {
+        let keyPath = try boundSubscripts(keyPath)
         var components = keyPath.components[...]
         if case .property(let name)? = components.first, name.hasPrefix("$") {
             guard let binding = variables[name] else {
@@ -96,6 +97,9 @@ extension QuerySQL {
         }
         let term = Term(sql: column, type: property.type)
         guard let next = rest.first else { return .term(term) }
+        if property.type == .mixed, Self.isMixedSubscript(next) {
+            return try mixedPath(column, rest: rest, keyPath: QueryKeyPath([.property(property.name)] + Array(rest)))
+        }
         if rest.count == 1, case .aggregate(let op) = next, op == .size || op == .count {
             return .term(try size(of: term, keyPath: QueryKeyPath([.property(property.name)] + Array(rest))))
         }
@@ -172,7 +176,92 @@ extension QuerySQL {
             return try elements(property, json: column, rest: rest.dropFirst())
         case .aggregate(let op):
             return .term(try aggregate(op, over: try elements(property, json: column, rest: rest.dropFirst())))
+        case .index, .all, .argumentSubscript:
+            throw QueryError(.invalidKeyPath,
+                "invalid key path '\(QueryKeyPath([.property(property.name)] + Array(rest)))': a map takes a string key")
         }
+    }
+
+    /// `[%@]` / `[$0]` with its argument: an integer is an index, a string a key.
+    private func boundSubscripts(_ keyPath: QueryKeyPath) throws(QueryError) -> QueryKeyPath {
+        guard keyPath.components.contains(where: { if case .argumentSubscript = $0 { true } else { false } }) else {
+            return keyPath
+        }
+        var bound: [QueryKeyPath.Component] = []
+        for component in keyPath.components {
+            guard case .argumentSubscript(let index) = component else {
+                bound.append(component)
+                continue
+            }
+            guard arguments.indices.contains(index) else {
+                throw QueryError(.unknownArgument,
+                    "request for argument at index \(index) but only \(arguments.count) argument\(arguments.count == 1 ? " is" : "s are") provided")
+            }
+            switch arguments[index] {
+            case let key as String: bound.append(.mapKey(key))
+            case let position as any BinaryInteger: bound.append(.index(Int(position)))
+            case let value:
+                throw QueryError(.invalidArgument,
+                    "a subscript in '\(keyPath)' takes an integer index or a string key, not '\(type(of: value))'")
+            }
+        }
+        return QueryKeyPath(bound)
+    }
+
+    private static func isMixedSubscript(_ component: QueryKeyPath.Component) -> Bool {
+        switch component {
+        case .index, .mapKey, .all: true
+        default: false
+        }
+    }
+
+    /// `anyCol[0]`, `anyCol["key"]`, `anyCol[*]` to any depth: the values at that place inside a mixed property's
+    /// stored JSON (a nested dictionary is `{"$map": …}`), each in the stored form `outpost_mixed_cmp` compares. A
+    /// path that leads nowhere (past the end, a key a dictionary lacks, into a value that is no collection) gives no
+    /// value, so it matches nothing, not even `!=`, as in Realm.
+    private mutating func mixedPath(_ column: String, rest: ArraySlice<QueryKeyPath.Component>, keyPath: QueryKeyPath)
+        throws(QueryError) -> Path
+    {
+        var sources: [String] = [], conditions: [String] = []
+        var root = column  // the JSON the path is in
+        var base: String?  // the path, within `root`, of the element the last `[*]` stands for (`j.fullkey`)
+        var suffix = "$"
+        func pathSQL(_ suffix: String) -> String {
+            guard let base else { return param(.text(suffix)) }
+            return suffix.isEmpty ? base : "(\(base) || \(param(.text(suffix))))"
+        }
+        for component in rest {
+            switch component {
+            case .index(let position):
+                guard position >= 0 else { throw QueryError(.invalidKeyPath, "invalid key path '\(keyPath)': a negative index") }
+                suffix += "[\(position)]"
+            case .mapKey(let key) where !key.contains("\""):
+                suffix += ".\"$map\".\"\(key)\""
+            case .mapKey(let key):
+                // A JSON path cannot quote a '"': the entry is found by its key, and the path goes on in its value.
+                let j = alias()
+                sources.append("json_each(\(root), \(pathSQL(suffix + ".\"$map\""))) \(j)")
+                conditions.append("\(j).key = \(param(.text(key)))")
+                root = "(CASE \(j).type WHEN 'text' THEN json_quote(\(j).value) WHEN 'null' THEN 'null' "
+                    + "WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE \(j).value END)"
+                base = nil
+                suffix = "$"
+            case .all:
+                let list = pathSQL(suffix), dictionary = pathSQL(suffix + ".\"$map\"")
+                let j = alias()
+                sources.append("json_each(\(root), CASE json_type(\(root), \(list)) WHEN 'array' THEN \(list) ELSE \(dictionary) END) \(j)")
+                base = "\(j).fullkey"
+                suffix = ""
+            default:
+                throw QueryError(.invalidKeyPath, "invalid key path '\(keyPath)': a mixed value takes only subscripts")
+            }
+        }
+        let value = "(\(root) -> \(pathSQL(suffix)))"
+        if sources.isEmpty { sources.append("(SELECT 1) \(alias())") }
+        // A JSON null inside is a null value; SQL NULL from `->` is no value at all.
+        conditions.append("\(value) IS NOT NULL")
+        return .many(from: sources.joined(separator: " JOIN ") + " WHERE " + conditions.joined(separator: " AND "),
+                     element: .term(Term(sql: "nullif(\(value), 'null')", type: .mixed)))
     }
 
     /// The objects whose `originProperty` links to this row.

@@ -52,6 +52,21 @@ extension QueryEvaluator {
                 for value in current { next += try mapEntry(key, of: value) }
             case .keys, .values:
                 for value in current { next += try mapKeysOrValues(of: value, keys: component == .keys) }
+            case .index(let position):
+                // A nested list's element; nothing where there is none (as for a value that is not a list).
+                for case .array(let elements) in current where elements.indices.contains(position) {
+                    next.append(elements[position])
+                }
+            case .all:
+                for value in current {
+                    switch value {
+                    case .array(let elements): next += elements
+                    case .document(let document): next += document.sortedKeys.map { document.fields[$0]! }
+                    default: break
+                    }
+                }
+            case .argumentSubscript(let index):
+                throw QueryError(.unknownArgument, "argument $\(index) is not bound")
             case .aggregate(.count), .aggregate(.size):
                 for value in current { next.append(try count(of: value)) }
             case .aggregate(let aggregate):

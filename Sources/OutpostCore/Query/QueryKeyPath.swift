@@ -12,6 +12,12 @@ public struct QueryKeyPath: Hashable, Sendable, CustomStringConvertible {
         case keys
         /// `@values` of a map.
         case values
+        /// `[0]`: one element of a list nested in a mixed value.
+        case index(Int)
+        /// `[*]`: every element of a list, or value of a dictionary, nested in a mixed value.
+        case all
+        /// `[$0]` / `[%@]`: an index (an integer argument) or a key (a string argument), known once bound.
+        case argumentSubscript(Int)
     }
 
     /// A collection operator.
@@ -28,6 +34,29 @@ public struct QueryKeyPath: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ components: [Component]) {
         self.components = components
+    }
+
+    /// The key path with each `[$n]` replaced by its argument: an integer is an index, a string a key.
+    func binding(_ arguments: [Value]) throws(QueryError) -> QueryKeyPath {
+        var bound: [Component] = []
+        for component in components {
+            guard case .argumentSubscript(let index) = component else {
+                bound.append(component)
+                continue
+            }
+            guard arguments.indices.contains(index) else {
+                throw QueryError(.unknownArgument, "request for argument $\(index) but only \(arguments.count) "
+                    + (arguments.count == 1 ? "argument was" : "arguments were") + " provided")
+            }
+            switch arguments[index] {
+            case .int(let i): bound.append(.index(Int(i)))
+            case .string(let key): bound.append(.mapKey(key))
+            default:
+                throw QueryError(.invalidArgument,
+                    "a subscript in '\(self)' takes an integer index or a string key, not a \(arguments[index].typeName)")
+            }
+        }
+        return QueryKeyPath(bound)
     }
 
     /// A plain dotted path of property names.
@@ -51,6 +80,12 @@ public struct QueryKeyPath: Hashable, Sendable, CustomStringConvertible {
                 out += (out.isEmpty ? "" : ".") + "@keys"
             case .values:
                 out += (out.isEmpty ? "" : ".") + "@values"
+            case .index(let index):
+                out += "[\(index)]"
+            case .all:
+                out += "[*]"
+            case .argumentSubscript(let index):
+                out += "[$\(index)]"
             }
         }
         return out

@@ -38,6 +38,10 @@ struct QueryLexer {
         case "(", ")", "{", "}", "[", "]", ",":
             index += 1
             return token(.symbol(String(c)), from: start)
+        case "*" where tokens.last?.kind == .symbol("["):
+            // `[*]`: every element of a nested mixed collection.
+            index += 1
+            return token(.symbol("*"), from: start)
         case ".":
             if peek(1)?.isQueryDigit == true && !previousEndsKeyPath { return try number() }
             index += 1

@@ -121,14 +121,34 @@ extension QueryParser.State {
                 }
                 advance()
                 components.append(try parseKeyPathStep())
-            } else if current.isSymbol("["), case .string(let key) = peek(1).kind, peek(2).isSymbol("]") {
+            } else if current.isSymbol("["), peek(2).isSymbol("]"), let subscriptComponent = try subscriptStep(peek(1)) {
                 advance()
                 advance()
                 advance()
-                components.append(.mapKey(key))
+                components.append(subscriptComponent)
             } else {
                 return QueryKeyPath(components)
             }
+        }
+    }
+
+    /// What `[token]` after a key path means: a map key or a mixed dictionary's key (`["key"]`), an index into a
+    /// nested list (`[0]`), every nested element (`[*]`) or an argument bound later (`[$0]`, `[%@]`).
+    private mutating func subscriptStep(_ token: QueryToken) throws(QueryError) -> QueryKeyPath.Component? {
+        switch token.kind {
+        case .string(let key): return .mapKey(key)
+        case .integer(let index):
+            guard index >= 0, index <= Int64(Int32.max) else { throw error("a list index must not be negative", at: token) }
+            return .index(Int(index))
+        case .symbol("*"): return .all
+        case .argument(let number):
+            try useArgumentStyle(.numbered, at: token)
+            return .argumentSubscript(number)
+        case .positionalArgument:
+            try useArgumentStyle(.positional, at: token)
+            nextPositionalArgument += 1
+            return .argumentSubscript(nextPositionalArgument - 1)
+        default: return nil
         }
     }
 

@@ -66,7 +66,9 @@ extension QueryOperand {
         case .subquery(var subquery):
             subquery.predicate = try subquery.predicate.binding(arguments)
             return .subquery(subquery)
-        case .keyPath, .value, .geo:
+        case .keyPath(let keyPath):
+            return .keyPath(try keyPath.binding(arguments))
+        case .value, .geo:
             return self
         }
     }
@@ -77,7 +79,9 @@ extension QueryOperand {
         case .list(let elements): elements.map(\.argumentCount).max() ?? 0
         case .subquery(let subquery): subquery.predicate.argumentCount
         case .geo: 0
-        case .keyPath, .value: 0
+        case .keyPath(let keyPath):
+            keyPath.components.map { if case .argumentSubscript(let i) = $0 { i + 1 } else { 0 } }.max() ?? 0
+        case .value: 0
         }
     }
 }

@@ -60,6 +60,22 @@ import Testing
         #expect(try matches("xs.@count == 0 AND xs.@sum == 0 AND xs.@avg == nil AND xs.@max == nil", empty))
     }
 
+    /// A mixed value's nested list and dictionary: `[0]`, `['k']` and `[*]` step into them; a place that is not
+    /// there gives no value, so neither `==` nor `!=` matches it.
+    @Test func subscriptsIntoNestedCollections() throws {
+        let doc: Document = ["any": .array([.array([.int(1), .int(2)]), .document(["k": .int(3)])])]
+        #expect(try matches("any[0][1] == 2", doc))
+        #expect(try matches("any[1]['k'] == 3", doc))
+        #expect(try matches("any[*][*] == 3", doc))
+        #expect(try matches("any[*] == 3", doc) == false)
+        #expect(try matches("any[5] == 1", doc) == false)
+        #expect(try matches("any[5] != 1", doc) == false)
+        #expect(try matches("any[0][0][0] != 1", doc) == false)
+        let bound = try QueryParser.parsePredicate("any[$0][$1] == 3").binding([.int(1), .string("k")])
+        #expect(try evaluator.matches(bound, doc))
+        #expect(throws: QueryError.self) { try QueryParser.parsePredicate("any[$0] == 3").binding([.double(1.5)]) }
+    }
+
     @Test func missingFieldsAndUnresolvableLinksReadAsNull() throws {
         let ada = try #require(QueryFixtures.people["ada"])
         let noLinks = QueryEvaluator()

@@ -29,6 +29,14 @@ import Testing
         #expect(try comparison("prices.@values == 1").lhs == .keyPath(QueryKeyPath([.property("prices"), .values])))
         #expect(try comparison("name.@size > 3").lhs == .keyPath(QueryKeyPath([.property("name"), .aggregate(.size)])))
         #expect(try comparison("dog.in == 1").lhs == .keyPath(QueryKeyPath(properties: ["dog", "in"])))
+        // Subscripts into a mixed value's nested collections: index, key, every element, an argument.
+        #expect(try comparison("any[0][*]['k'] == 1").lhs
+            == .keyPath(QueryKeyPath([.property("any"), .index(0), .all, .mapKey("k")])))
+        #expect(try comparison("any[$1] == $0").lhs == .keyPath(QueryKeyPath([.property("any"), .argumentSubscript(1)])))
+        let positional = try comparison("any[%@] == %@")
+        #expect(positional.lhs == .keyPath(QueryKeyPath([.property("any"), .argumentSubscript(0)])))
+        #expect(positional.rhs == .argument(1))
+        #expect(QueryKeyPath([.property("any"), .index(2), .all, .argumentSubscript(0)]).description == "any[2][*][$0]")
     }
 
     @Test func andOrChainsAreFlatAndNotBindsTighterThanAnd() throws {
