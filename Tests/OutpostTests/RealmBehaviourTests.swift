@@ -17,6 +17,58 @@ import Testing
         #expect(a.objects(TSPerson.self).count == 1)
         try a.commitWrite()
     }
+    /// A thread's Realm in a write transaction stays open with nothing holding it, as Realm's thread cache keeps it:
+    /// `try Realm().beginWrite()` … `try Realm().commitWrite()` is one transaction; afterwards the instance is
+    /// released again and another thread writes.
+    @Test func aRealmKeptByNobodyStaysInItsWrite() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let config = dir.configuration(objectTypes: ThreadingFixture.types)
+        try Realm(configuration: config).beginWrite()
+        #expect(try Realm(configuration: config).isInWriteTransaction)
+        try Realm(configuration: config).add(TSPerson(id: 1, name: "x"))
+        try Realm(configuration: config).commitWrite()
+        #expect(try Realm(configuration: config).isInWriteTransaction == false)
+        try Realm(configuration: config).beginWrite()
+        try Realm(configuration: config).add(TSPerson(id: 2, name: "y"))
+        try Realm(configuration: config).cancelWrite()
+        #expect(try Realm(configuration: config).objects(TSPerson.self).count == 1)
+        let written = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: config)
+            try! other.write { other.add(TSPerson(id: 3, name: "z")) }
+            written.signal()
+        }.start()
+        written.wait()
+        try Realm(configuration: config).refresh()
+        #expect(try Realm(configuration: config).objects(TSPerson.self).count == 2)
+    }
+
+    /// `add(_:update:)` over an existing object updates the embedded objects it has in place, as Realm does: its
+    /// embedded object and its list's (by position) stay valid with the new values, the new objects become them,
+    /// and list elements beyond the new list's end go.
+    @Test func updatingAnObjectUpdatesItsEmbeddedObjectsInPlace() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: [EUParent.self, EUChild.self]))
+        let first = EUParent(id: 1, child: EUChild(1, EUChild(2)), children: [EUChild(3), EUChild(4)])
+        try realm.write { realm.add(first) }
+        let child = try #require(first.child), grandchild = try #require(child.grandchild)
+        let element = first.children[0], dropped = first.children[1]
+        let second = EUParent(id: 1, child: EUChild(11, EUChild(12)), children: [EUChild(13)])
+        try realm.write { realm.add(second, update: .modified) }
+        #expect(!child.isInvalidated && child.value == 11)
+        #expect(!grandchild.isInvalidated && grandchild.value == 12)
+        #expect(second.child?.isSameObject(as: child) == true)
+        #expect(!element.isInvalidated && element.value == 13)
+        #expect(dropped.isInvalidated)
+        #expect(Array(first.children.map(\.value)) == [13])
+        // With `.all` too; a longer list keeps its first elements and appends the rest.
+        let third = EUParent(id: 1, child: EUChild(21), children: [EUChild(23), EUChild(24)])
+        try realm.write { realm.add(third, update: .all) }
+        #expect(child.value == 21 && grandchild.isInvalidated && child.grandchild == nil)
+        #expect(!element.isInvalidated && Array(first.children.map(\.value)) == [23, 24])
+        #expect(realm.objects(EUParent.self).count == 1)
+    }
+
     /// Key-value writes convert as Realm does: decimal text and a `Float` into a decimal, and an optional enum given
     /// a raw value no case has reads nil (unmanaged and managed).
     @Test func keyValueWritesConvertAsRealm() throws {
@@ -174,4 +226,28 @@ final class CopyChild: EmbeddedObject {
     @Persisted var value: Int
     @Persisted var inner: CopyChild?
     @Persisted var children: List<CopyChild>
+}
+
+final class EUParent: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var child: EUChild?
+    @Persisted var children: List<EUChild>
+
+    convenience init(id: Int, child: EUChild, children: [EUChild]) {
+        self.init()
+        self.id = id
+        self.child = child
+        self.children.append(objectsIn: children)
+    }
+}
+
+final class EUChild: EmbeddedObject {
+    @Persisted var value: Int
+    @Persisted var grandchild: EUChild?
+
+    convenience init(_ value: Int, _ grandchild: EUChild? = nil) {
+        self.init()
+        self.value = value
+        self.grandchild = grandchild
+    }
 }

@@ -142,15 +142,7 @@ extension RealmInstance {
                 let row = self.row(table, existing)
                 row.ensureLoaded()
                 object?._row = row
-                for (i, content) in contents.enumerated() where i != pkIndex {
-                    guard let column = table.columnOfProperty[i],
-                        let value = encode(content, property: schema.allProperties[i], owner: schema.className)
-                    else { continue }
-                    if update == .modified && row.values[column] == value { continue }
-                    let old = row.values[column]
-                    writeColumn(row, column: column, value: value)
-                    if old != value { deleteOrphanedEmbedded(old: old, new: value, property: schema.allProperties[i]) }
-                }
+                overwrite(row, with: contents, policy: update, skipping: pkIndex)
                 return row
             }
         }
@@ -203,6 +195,51 @@ extension RealmInstance {
             if value != values[column] { writeColumn(row, column: column, value: value) }
         }
         return row
+    }
+
+    /// Writes `contents` over an existing row (`add`/`create` with `update:`): `.modified` skips equal values. An
+    /// embedded object the row already has is updated in place by the new one, as in Realm (the object it was stays
+    /// valid and now shows the new values; the new object becomes it), as are a list's embedded objects by position.
+    private func overwrite(_ row: ManagedRow, with contents: [_PropertyContent], policy: Realm.UpdatePolicy, skipping: Int?) {
+        let table = row.table, schema = table.schema
+        for (i, content) in contents.enumerated() where i != skipping {
+            guard let column = table.columnOfProperty[i] else { continue }
+            let property = schema.allProperties[i]
+            let old = row.values[column]
+            if property.type == .object, let target = self.table(named: property.objectClassName ?? ""),
+                target.schema.isEmbedded
+            {
+                updateEmbeddedInPlace(content, old: old, property: property, target: target, policy: policy)
+            }
+            guard let value = encode(content, property: property, owner: schema.className) else { continue }
+            if policy == .modified && old == value { continue }
+            writeColumn(row, column: column, value: value)
+            if old != value { deleteOrphanedEmbedded(old: old, new: value, property: property) }
+        }
+    }
+
+    /// The unmanaged embedded objects of `content` that take the place of embedded objects the property already has
+    /// (its single object; a list's, position by position) become those objects, updated with their values.
+    private func updateEmbeddedInPlace(_ content: _PropertyContent, old: SQLiteValue, property: Property,
+                                       target: TableInfo, policy: Realm.UpdatePolicy)
+    {
+        let existing = Self.linkedRowids(old, property: property)
+        let replacements: [_StoredValue]
+        switch (property.collection, content) {
+        case (.none, .value(let value)): replacements = [value]
+        case (.list, .list(let items)): replacements = items
+        default: return
+        }
+        for (rowid, replacement) in zip(existing, replacements) {
+            guard case .object(let object) = replacement, object._row == nil else { continue }
+            let contents = PropertyReflection.contents(of: object)
+            let row = self.row(target, rowid)
+            row.ensureLoaded()
+            object._row = row
+            overwrite(row, with: contents, policy: policy, skipping: nil)
+            // Linking it again is allowed once, as for an embedded object made from a nested value.
+            parentlessEmbeddedRows.insert(ObjectIdentifier(row))
+        }
     }
 
     func existingRow(_ table: TableInfo, primaryKey: SQLiteValue, property: Property) -> Int64? {

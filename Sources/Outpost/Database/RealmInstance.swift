@@ -18,7 +18,13 @@ final class RealmInstance {
     var writeCounter = 0
     /// The last history version this instance has read.
     var historyVersion: Int64 = 0
-    var isInWriteTransaction = false
+    var isInWriteTransaction = false {
+        didSet {
+            // A thread's Realm stays open while it writes, even when nothing else holds it (ThreadWritePin).
+            guard oldValue != isInWriteTransaction, case .thread = confinement, !configuration.isSyncWorker else { return }
+            if isInWriteTransaction { ThreadWritePin.pin(self) } else { ThreadWritePin.unpin(self) }
+        }
+    }
     /// The queue of `beginAsyncWrite` blocks and commit completions (Realm+AsyncWrite.swift).
     lazy var asyncWrites = AsyncWrites()
     /// This process's queue of writers to the file (`WriteLock`), held from `beginWrite` to the commit or rollback.

@@ -247,7 +247,10 @@ struct QueryPredicateBuilder {
                 preconditionFailure("Subqueries can only reference one collection; split the query up")
             }
             collection = prefix
-            return .keyPath([.property(variable)] + path[(index + 1)...], collectionIndex: nil, requiresAny: false)
+            // A map's variable is already its value: `map.@values.x` → `$col1.x`.
+            var rest = path[(index + 1)...]
+            if rest.first == .values { rest = rest.dropFirst() }
+            return .keyPath([.property(variable)] + rest, collectionIndex: nil, requiresAny: false)
         case .constant, .subqueryCount:
             return node
         case .not(let inner):

@@ -41,6 +41,7 @@ import Testing
                 holder.id = id
                 holder.point = point
                 holder.line.append(objectsIn: line)
+                for (index, point) in line.enumerated() { holder.places["p\(index)"] = point }
                 realm.add(holder)
             }
         }
@@ -51,6 +52,9 @@ import Testing
         // x 1 and y 2 are both in holder 1's list, but in different elements.
         #expect(ids { $0.line == CPPoint(x: 1, y: 2) } == [2])
         #expect(ids { $0.line != CPPoint(x: 1, y: 2) } == [1])  // non-empty, no element equal
+        // The same through a map's values.
+        #expect(ids { $0.places.values == CPPoint(x: 1, y: 2) } == [2])
+        #expect(ids { $0.places.values != CPPoint(x: 1, y: 2) } == [1])
         let (text, arguments) = (Query<CPHolder>._constructForTesting().point == CPPoint(x: 1, y: 2))._constructPredicate()
         #expect(text == "(point == %@)")
         #expect(arguments.first as? CPPoint == CPPoint(x: 1, y: 2))
@@ -214,6 +218,7 @@ final class CPHolder: Object {
     @Persisted var emailMap: Map<String, CPEmail>
     @Persisted var point: CPPoint
     @Persisted var line: List<CPPoint>
+    @Persisted var places: Map<String, CPPoint?>
 }
 
 final class CPPointObject: EmbeddedObject {
