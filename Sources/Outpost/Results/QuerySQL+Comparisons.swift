@@ -233,7 +233,9 @@ extension QuerySQL {
             // A column against a constant keeps the comparison indexable; anything else is coalesced.
             if rhs.isConstant && Self.isColumn(lhs) { return "(\(l)\(collate) \(symbol) \(r) AND \(lhs.sql) IS NOT NULL)" }
             if lhs.isConstant && Self.isColumn(rhs) { return "(\(l)\(collate) \(symbol) \(r) AND \(rhs.sql) IS NOT NULL)" }
-            return "coalesce(\(l)\(collate) \(symbol) \(r), 0)"
+            // Two nulls are equal, so `>=` and `<=` hold between them (realm-core); one null orders against nothing.
+            let bothNull = op == .lessThanOrEqual || op == .greaterThanOrEqual ? "\(lhs.sql) IS NULL AND \(rhs.sql) IS NULL" : "0"
+            return "coalesce(\(l)\(collate) \(symbol) \(r), \(bothNull))"
         case .beginsWith, .endsWith, .contains, .like:
             return try stringOperator(lhs, op, rhs, l: l, r: r)
         case .between:

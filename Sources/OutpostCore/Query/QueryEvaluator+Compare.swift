@@ -15,9 +15,10 @@ extension QueryEvaluator {
         case .equal, .in: return equal(lhs, rhs, options: options)
         case .notEqual: return !equal(lhs, rhs, options: options)
         case .lessThan: return order(lhs, rhs).map { $0 < 0 } ?? false
-        case .lessThanOrEqual: return order(lhs, rhs).map { $0 <= 0 } ?? false
+        // Two nulls are equal, so `<=` and `>=` hold between them (realm-core: `dog.age >= dog.age` without a dog).
+        case .lessThanOrEqual: return order(lhs, rhs).map { $0 <= 0 } ?? (lhs.isNull && rhs.isNull)
         case .greaterThan: return order(lhs, rhs).map { $0 > 0 } ?? false
-        case .greaterThanOrEqual: return order(lhs, rhs).map { $0 >= 0 } ?? false
+        case .greaterThanOrEqual: return order(lhs, rhs).map { $0 >= 0 } ?? (lhs.isNull && rhs.isNull)
         case .beginsWith, .endsWith, .contains, .like: return stringOperator(lhs, op, rhs, options: options)
         case .between, .geoWithin: return false
         }

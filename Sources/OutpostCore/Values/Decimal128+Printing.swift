@@ -75,9 +75,11 @@ extension Decimal128: CustomStringConvertible, Codable {
     }
 
     /// Encodes the value as its ``stringValue``, which decodes to the identical encoding.
+    /// Realm's text (``description``), as Realm encodes it: equal in value, though an exponent kept only in trailing
+    /// zeros (`1.50`) is not carried.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(stringValue)
+        try container.encode(description)
     }
 
     /// `NaN`, `Inf` or `-Inf` (Realm's spellings); nil for a finite value.

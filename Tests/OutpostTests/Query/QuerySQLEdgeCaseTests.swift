@@ -21,6 +21,11 @@ import Testing
         .init("nickname IN {'Bobby', nil}", QueryCorpus.all),
         .init("nickname BEGINSWITH nil", ["ada", "eli"]),
         .init("nickname > nil", ["bob"]),  // a string orders after null, as in realm-core (Realm's QueryTests)
+        // A property against itself: two nulls are equal, so `>=` and `<=` hold and `>` does not (Realm's QueryTests).
+        .init("dog.age >= dog.age", QueryCorpus.all),
+        .init("dog.age <= dog.age", QueryCorpus.all),
+        .init("dog.age > dog.age", []),
+        .init("nickname >= nickname", QueryCorpus.all),
         // Empty strings and options.
         .init("name BEGINSWITH ''", QueryCorpus.all),
         .init("name ENDSWITH ''", QueryCorpus.all),
