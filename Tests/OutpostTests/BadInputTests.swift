@@ -19,6 +19,36 @@ import Testing
         }
     }
 
+    /// Realm's codes and texts for a file that cannot be a Realm: a short non-empty file (SQLite would take it
+    /// for an empty database and overwrite it), a path under a file, a read-only open of nothing.
+    @Test func openErrorsAreRealms() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try Data("a".utf8).write(to: dir.file("short.realm"))
+        func error(_ configuration: Realm.Configuration) -> Realm.Error? {
+            do {
+                _ = try Realm(configuration: configuration)
+                return nil
+            } catch { return error as? Realm.Error }
+        }
+        let short = error(dir.configuration("short.realm"))
+        #expect(short?.code == .invalidDatabase)
+        #expect(short?.message == "Failed to open Realm file at path '\(dir.file("short.realm").path)': file is non-empty but too small (1 bytes) to be a valid Realm.")
+        #expect(try Data(contentsOf: dir.file("short.realm")) == Data("a".utf8))
+
+        var underAFile = Realm.Configuration()
+        underAFile.fileURL = dir.file("short.realm").appendingPathComponent("x.realm")
+        let notADirectory = error(underAFile)
+        #expect(notADirectory?.code == .fileOperationFailed)
+        #expect(notADirectory?.message == "Failed to open file at path '\(underAFile.fileURL!.path).lock': parent path is not a directory")
+
+        var readOnly = dir.configuration("missing.realm")
+        readOnly.readOnly = true
+        let missing = error(readOnly)
+        #expect(missing?.code == .fileNotFound)
+        #expect(missing?.message == "Failed to open Realm file at path '\(dir.file("missing.realm").path)': No such file or directory")
+    }
+
     @Test func aCopyWrittenByWriteCopyOpensWithItsData() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -32,25 +32,18 @@ extension RealmInstance {
         {
             try copySeed(seed, to: path)
         }
-        if configuration.readOnly && !fileManager.fileExists(atPath: path) {
-            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': No such file or directory.",
-                              fileURL: url)
-        }
         let directory = url.deletingLastPathComponent().path
         if configuration.syncConfiguration != nil && !configuration.readOnly {
             try? fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
+        try OpenFileCheck.check(path: path, readOnly: configuration.readOnly)
         let fileExisted = fileManager.fileExists(atPath: path)
-        if !configuration.readOnly && !fileManager.fileExists(atPath: directory) {
-            throw Realm.Error(.fileNotFound,
-                "Unable to open a realm at path '\(path)': the directory '\(directory)' does not exist.", fileURL: url)
-        }
         let connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: path, readOnly: configuration.readOnly)
         } catch let error as SQLiteError {
             let code: Realm.Error.Code = error.code & 0xFF == 14 /* CANTOPEN */ ? .fileAccess : .fail
-            throw Realm.Error(code, "Unable to open a realm at path '\(path)': \(error.message).", fileURL: url)
+            throw Realm.Error(code, "Failed to open Realm file at path '\(path)': \(error.message).", fileURL: url)
         }
         let instance = RealmInstance(configuration: configuration, path: path, connection: connection,
                                      confinement: confinement, isFrozen: false)
@@ -67,9 +60,9 @@ extension RealmInstance {
         } catch let error as SQLiteError {
             if error.code & 0xFF == 26 /* NOTADB */ {
                 throw Realm.Error(.invalidDatabase,
-                    "Unable to open a realm at path '\(path)': the file is not an Outpost database.", fileURL: url)
+                    "Failed to open Realm file at path '\(path)': the file is not a Realm (Outpost) database.", fileURL: url)
             }
-            throw Realm.Error(.fail, "Unable to open a realm at path '\(path)': \(error.message).", fileURL: url)
+            throw Realm.Error(.fail, "Failed to open Realm file at path '\(path)': \(error.message).", fileURL: url)
         }
         RealmRegistry.shared.register(instance, scheduler: scheduler)
         Logger.database(.detail, "\(instance.logID) Open file: \(path)")
@@ -113,18 +106,18 @@ extension RealmInstance {
             let format = try connection.scalar("SELECT value FROM __outpost_meta WHERE key = 'format'")
             guard format == .text(Self.fileFormat) else {
                 throw Realm.Error(.unsupportedFileFormatVersion,
-                    "Unable to open a realm at path '\(path)': unsupported file format \(format).",
+                    "Failed to open Realm file at path '\(path)': unsupported file format \(format).",
                     fileURL: URL(fileURLWithPath: path))
             }
             return
         }
         if !tables.isEmpty {
             throw Realm.Error(.invalidDatabase,
-                "Unable to open a realm at path '\(path)': the file is not an Outpost database.",
+                "Failed to open Realm file at path '\(path)': the file is not a Realm (Outpost) database.",
                 fileURL: URL(fileURLWithPath: path))
         }
         if isReadOnly {
-            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': the file is empty.",
+            throw Realm.Error(.fileNotFound, "Failed to open Realm file at path '\(path)': the file is empty.",
                               fileURL: URL(fileURLWithPath: path))
         }
         try connection.execute("""
