@@ -107,7 +107,19 @@ extension Realm {
     public func asyncWrite<Result>(_isolation actor: isolated any Actor = #isolation, _ block: () throws -> Result)
         async throws -> Result
     {
-        try write(block)
+        // As Realm's: a cancelled task does not write (the block is not called), and a writer on another thread
+        // is waited for without holding up the actor.
+        try Task.checkCancellation()
+        if !instance.isInWriteTransaction {
+            let lock = instance.fileWriteLock
+            await lock.waitUntilFree()
+        }
+        try Task.checkCancellation()
+        let writes = instance.asyncWrites
+        let wasRunning = writes.isRunning
+        writes.isRunning = true
+        defer { writes.isRunning = wasRunning }
+        return try write(block)
     }
 
     /// Moves the Realm to the latest version on the calling actor, as `refresh()` does.

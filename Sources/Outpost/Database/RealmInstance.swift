@@ -295,6 +295,9 @@ final class RealmInstance {
         holdsWriteLock = true
     }
 
+    /// This process's write lock of the file (`asyncWrite` waits for it to be free).
+    var fileWriteLock: WriteLock { writeLock }
+
     /// While this instance holds the write lock: `handler` runs once when another writer of the process has to
     /// wait for it (nil clears it). Only for a holder that gives way (``BootstrapStream``).
     func onWriteContention(_ handler: (@Sendable () -> Void)?) {

@@ -41,6 +41,24 @@ final class WriteLock: @unchecked Sendable {
         if waiting { handler?() }
     }
 
+    /// Continuations waiting for the lock to be free (``waitUntilFree()``).
+    private var freeWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once no writer of this process holds or waits for the lock (at once when none does), without blocking
+    /// the caller's thread meanwhile: for `asyncWrite`, which then takes the lock as usual.
+    func waitUntilFree() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            if nextTicket == nowServing {
+                condition.unlock()
+                continuation.resume()
+                return
+            }
+            freeWaiters.append(continuation)
+            condition.unlock()
+        }
+    }
+
     /// Writers waiting behind the holder. For tests.
     var waitingWriters: UInt64 {
         condition.lock()
@@ -54,7 +72,10 @@ final class WriteLock: @unchecked Sendable {
         onContention = nil
         nowServing &+= 1
         condition.broadcast()
+        var freed: [CheckedContinuation<Void, Never>] = []
+        if nextTicket == nowServing { swap(&freed, &freeWaiters) }
         condition.unlock()
+        for continuation in freed { continuation.resume() }
     }
 
     private static let registryLock = NSLock()

@@ -153,4 +153,65 @@ import Testing
         defer { dir.remove() }
         #expect(try await Self.addOnTheMainActor(configuration) == 1)
     }
+
+    /// As Realm's: in a cancelled task `asyncWrite` throws `CancellationError` and never calls its block; inside the
+    /// block the Realm is performing an asynchronous write.
+    @MainActor static func cancelledAndRunning(_ configuration: Realm.Configuration) async throws -> (Bool, Bool) {
+        let realm = try await Realm(configuration: configuration)
+        let cancelled = Task { @MainActor in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                try await realm.asyncWrite { Issue.record("the block of a cancelled task ran") }
+                return false
+            } catch is CancellationError { return true }
+        }
+        let threw = try await cancelled.value
+        let performing = try await realm.asyncWrite { realm.isPerformingAsynchronousWriteOperations }
+        return (threw, performing && !realm.isPerformingAsynchronousWriteOperations)
+    }
+
+    @Test func aCancelledTaskDoesNotWrite() async throws {
+        defer { dir.remove() }
+        let (threw, performing) = try await Self.cancelledAndRunning(configuration)
+        #expect(threw)
+        #expect(performing)
+    }
+
+    /// Another thread's write transaction is waited for without holding up the actor: the main actor runs other
+    /// work meanwhile, and the write happens once the other thread commits.
+    @MainActor static func waitWithoutBlocking(_ configuration: Realm.Configuration) async throws -> Int {
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        holdAWrite(configuration, release: release, done: done)
+        let realm = try await Realm(configuration: configuration)
+        let writer = Task { @MainActor in
+            try await realm.asyncWrite { _ = realm.create(CQDog.self, value: ["name": "after"]) }
+        }
+        let other = Task { @MainActor in "the main actor is free" }
+        #expect(await other.value == "the main actor is free")
+        release.signal()
+        try await writer.value
+        return realm.objects(CQDog.self).count
+    }
+
+    /// Starts a thread that holds a write transaction of the file until `release` is signalled; returns once it holds it.
+    nonisolated static func holdAWrite(_ configuration: Realm.Configuration, release: DispatchSemaphore, done: DispatchSemaphore) {
+        let holding = DispatchSemaphore(value: 0)
+        Thread {
+            let realm = try! Realm(configuration: configuration)
+            realm.beginWrite()
+            realm.create(CQDog.self, value: ["name": "held"])
+            holding.signal()
+            release.wait()
+            try! realm.commitWrite()
+            done.signal()
+        }.start()
+        holding.wait()
+    }
+
+    @Test func asyncWriteWaitsForAnotherThreadWithoutBlockingTheActor() async throws {
+        defer { dir.remove() }
+        _ = try await Realm(configuration: configuration)
+        #expect(try await Self.waitWithoutBlocking(configuration) == 2)
+    }
 }
