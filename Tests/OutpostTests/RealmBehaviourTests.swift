@@ -69,6 +69,33 @@ import Testing
         #expect(realm.objects(EUParent.self).count == 1)
     }
 
+    /// The collections an object held before `add` are its managed collections afterwards, as in Realm: the same
+    /// instances, now reading and writing the file.
+    @Test func addedObjectsKeepTheirCollections() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: [ACHolder.self]))
+        let holder = ACHolder()
+        let list = holder.numbers, set = holder.names, map = holder.scores
+        list.append(1)
+        set.insert("a")
+        map["x"] = 1
+        #expect(list.realm == nil && list === holder.numbers)
+        try realm.write { realm.add(holder) }
+        #expect(list.realm != nil && set.realm != nil && map.realm != nil)
+        #expect(list === holder.numbers && set === holder.names && map === holder.scores)
+        try realm.write {
+            list.append(2)
+            set.insert("b")
+            map["y"] = 2
+        }
+        let stored = try #require(realm.objects(ACHolder.self).first)
+        #expect(Array(stored.numbers) == [1, 2])
+        #expect(Set(stored.names) == ["a", "b"])
+        #expect(stored.scores["y"] == 2 && stored.scores.count == 2)
+        try realm.write { realm.delete(holder) }
+        #expect(list.isInvalidated)
+    }
+
     /// Key-value writes convert as Realm does: decimal text and a `Float` into a decimal, and an optional enum given
     /// a raw value no case has reads nil (unmanaged and managed).
     @Test func keyValueWritesConvertAsRealm() throws {
@@ -250,4 +277,10 @@ final class EUChild: EmbeddedObject {
         self.value = value
         self.grandchild = grandchild
     }
+}
+
+final class ACHolder: Object {
+    @Persisted var numbers: List<Int>
+    @Persisted var names: MutableSet<String>
+    @Persisted var scores: Map<String, Int>
 }

@@ -6,7 +6,8 @@ import OutpostCore
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection, CustomStringConvertible {
     var unmanaged: [Element] = []
     /// The owner row and property, when managed.
-    let accessor: _PropertyAccessor?
+    /// Set when the object holding an unmanaged collection is added (``_attach(_:to:)``).
+    private(set) var accessor: _PropertyAccessor?
 
     public init() {
         accessor = nil
@@ -176,6 +177,15 @@ extension List: _Persistable {
         return list
     }
     public static func _get(_ accessor: _PropertyAccessor) -> List<Element> { List(accessor: accessor) }
+    public static func _attach(_ value: List<Element>, to accessor: _PropertyAccessor) {
+        guard value.accessor == nil else { return }
+        value.accessor = accessor
+        value.unmanaged = []
+    }
+    public static func _isAttached(_ value: List<Element>, to accessor: _PropertyAccessor) -> Bool {
+        guard let own = value.accessor, own.nested == nil else { return false }
+        return own.row === accessor.row && own.propertyIndex == accessor.propertyIndex
+    }
     public static func _set(_ value: List<Element>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .list(value.storedElements))
     }

@@ -4,7 +4,8 @@ import OutpostCore
 /// A string-keyed dictionary property: `@Persisted var prices: Map<String, Double>`.
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, CustomStringConvertible {
     var unmanaged: [Key: Value] = [:]
-    let accessor: _PropertyAccessor?
+    /// Set when the object holding an unmanaged collection is added (``_attach(_:to:)``).
+    private(set) var accessor: _PropertyAccessor?
     /// The value every key holds while a key path is traced.
     var traceProbe: Value?
 
@@ -124,6 +125,15 @@ extension Map: _Persistable {
         return map
     }
     public static func _get(_ accessor: _PropertyAccessor) -> Map<Key, Value> { Map(accessor: accessor) }
+    public static func _attach(_ value: Map<Key, Value>, to accessor: _PropertyAccessor) {
+        guard value.accessor == nil else { return }
+        value.accessor = accessor
+        value.unmanaged = [:]
+    }
+    public static func _isAttached(_ value: Map<Key, Value>, to accessor: _PropertyAccessor) -> Bool {
+        guard let own = value.accessor, own.nested == nil else { return false }
+        return own.row === accessor.row && own.propertyIndex == accessor.propertyIndex
+    }
     public static func _set(_ value: Map<Key, Value>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .map(value.storedEntries))
     }

@@ -4,7 +4,8 @@ import OutpostCore
 /// An unordered collection of distinct values: `@Persisted var tags: MutableSet<String>`.
 public final class MutableSet<Element: RealmCollectionValue>: CustomStringConvertible {
     var unmanaged: [Element] = []
-    let accessor: _PropertyAccessor?
+    /// Set when the object holding an unmanaged collection is added (``_attach(_:to:)``).
+    private(set) var accessor: _PropertyAccessor?
 
     public init() {
         accessor = nil
@@ -125,6 +126,15 @@ extension MutableSet: _Persistable {
         return set
     }
     public static func _get(_ accessor: _PropertyAccessor) -> MutableSet<Element> { MutableSet(accessor: accessor) }
+    public static func _attach(_ value: MutableSet<Element>, to accessor: _PropertyAccessor) {
+        guard value.accessor == nil else { return }
+        value.accessor = accessor
+        value.unmanaged = []
+    }
+    public static func _isAttached(_ value: MutableSet<Element>, to accessor: _PropertyAccessor) -> Bool {
+        guard let own = value.accessor, own.nested == nil else { return false }
+        return own.row === accessor.row && own.propertyIndex == accessor.propertyIndex
+    }
     public static func _set(_ value: MutableSet<Element>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .set(value.storedElements))
     }

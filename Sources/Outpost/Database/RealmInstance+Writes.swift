@@ -143,6 +143,7 @@ extension RealmInstance {
                 row.ensureLoaded()
                 object?._row = row
                 overwrite(row, with: contents, policy: update, skipping: pkIndex)
+                if let object { attachCollections(of: object, to: row) }
                 return row
             }
         }
@@ -187,6 +188,7 @@ extension RealmInstance {
         let row = ManagedRow(realm: self, table: table, rowid: rowid, values: values)
         synchronized { table.rows.insertFresh(row) }
         object?._row = row
+        if let object { attachCollections(of: object, to: row) }
         changes.insert(table.className, rowid)
         writeCounter &+= 1
         for (column, content) in deferred {
@@ -237,8 +239,23 @@ extension RealmInstance {
             row.ensureLoaded()
             object._row = row
             overwrite(row, with: contents, policy: policy, skipping: nil)
+            attachCollections(of: object, to: row)
             // Linking it again is allowed once, as for an embedded object made from a nested value.
             parentlessEmbeddedRows.insert(ObjectIdentifier(row))
+        }
+    }
+
+    /// The collections an object held before it was added become the managed ones of its row (so `let list =
+    /// object.items` keeps working after `add`, and `object.items === list`, as in Realm).
+    func attachCollections(of object: ObjectBase, to row: ManagedRow) {
+        let table = row.table
+        guard table.hasCollections else { return }
+        withExtendedLifetime(object) {
+            let base = Unmanaged.passUnretained(object).toOpaque()
+            for field in PropertyReflection.fields(of: type(of: object)) {
+                guard let (index, property) = table.property(named: field.name), property.collection != .none else { continue }
+                field.type.attach(at: base.advanced(by: field.offset), to: _PropertyAccessor(row: row, propertyIndex: index))
+            }
         }
     }
 

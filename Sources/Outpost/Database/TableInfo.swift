@@ -29,6 +29,8 @@ final class TableInfo {
     /// column; the fast path of property writes.
     let scalarColumnOfProperty: [Int?]
     let propertyIsOptional: [Bool]
+    /// The class has list, set or map properties (an added object's collections are attached to its row).
+    let hasCollections: Bool
 
     /// A read-only Realm whose file has no table for this class: it reads as empty.
     var isMissing = false
@@ -104,6 +106,7 @@ final class TableInfo {
         self.primaryKeyProperty = schema.allProperties.firstIndex(where: \.isPrimaryKey)
         self.columnNames = propertyOfColumn.map { schema.allProperties[$0].name }
         self.propertyIsOptional = schema.allProperties.map(\.isOptional)
+        self.hasCollections = schema.allProperties.contains { $0.collection != .none }
         self.scalarColumnOfProperty = schema.allProperties.indices.map { i in
             let p = schema.allProperties[i]
             let plain = p.collection == .none && !p.isPrimaryKey

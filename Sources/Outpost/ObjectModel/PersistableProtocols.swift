@@ -96,9 +96,16 @@ public protocol _Persistable: _RealmSchemaDiscoverable, _HasPersistedType {
     static func _set(_ value: Self, _ accessor: _PropertyAccessor)
     /// The value returned while a key path is traced (type-safe queries); links return a probe.
     static func _traceValue(_ tracer: _KeyPathTracer) -> Self
+    /// A collection an object held when it was added becomes the managed one (reads and writes `accessor`'s
+    /// property), so references to it stay good, as in Realm. Nothing for other types.
+    static func _attach(_ value: Self, to accessor: _PropertyAccessor)
+    /// Whether `value` is a collection attached to `accessor`'s property (the getter then returns it).
+    static func _isAttached(_ value: Self, to accessor: _PropertyAccessor) -> Bool
 }
 
 extension _Persistable {
+    public static func _attach(_ value: Self, to accessor: _PropertyAccessor) {}
+    public static func _isAttached(_ value: Self, to accessor: _PropertyAccessor) -> Bool { false }
     public static var _rlmType: PropertyType { _typeInfo.type }
     public static var _rlmOptional: Bool { _typeInfo.isOptional }
     public static var _rlmRequireObjc: Bool { false }

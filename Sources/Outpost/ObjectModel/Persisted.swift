@@ -67,7 +67,14 @@ public struct Persisted<Value: _Persistable> {
         get {
             if let row = object._row {
                 let index = row._propertyIndex(storageKeyPath) { propertyName(storageKeyPath) }
-                return Value._get(_PropertyAccessor(row: row, propertyIndex: index))
+                let accessor = _PropertyAccessor(row: row, propertyIndex: index)
+                // The collection the object held before it was added is the managed one now (Realm's identity).
+                if Value._collectionKind != .none, let held = object[keyPath: storageKeyPath].storedValue,
+                    Value._isAttached(held, to: accessor)
+                {
+                    return held
+                }
+                return Value._get(accessor)
             }
             if let tracer = object._tracer {
                 tracer._record(propertyName(storageKeyPath))
@@ -123,6 +130,8 @@ protocol PersistedReflectable {
     static func value(at address: UnsafeMutableRawPointer) -> Any
     /// The managed property's value, as the wrapper's getter returns it.
     static func managedValue(_ accessor: _PropertyAccessor) -> Any
+    /// Makes the collection the wrapper at `address` holds (if any) the managed one of `accessor`'s property.
+    static func attach(at address: UnsafeMutableRawPointer, to accessor: _PropertyAccessor)
 }
 
 extension Persisted: PersistedReflectable {
@@ -148,6 +157,12 @@ extension Persisted: PersistedReflectable {
         return value
     }
     static func managedValue(_ accessor: _PropertyAccessor) -> Any { Value._get(accessor) }
+    static func attach(at address: UnsafeMutableRawPointer, to accessor: _PropertyAccessor) {
+        guard Value._collectionKind != .none,
+            let value = address.assumingMemoryBound(to: Self.self).pointee.storedValue
+        else { return }
+        Value._attach(value, to: accessor)
+    }
 }
 
 extension Persisted {
