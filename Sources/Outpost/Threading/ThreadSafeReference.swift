@@ -121,7 +121,7 @@ private final class ResolutionState: Sendable {
 }
 
 extension Realm {
-    /// The value a reference denotes in this Realm, or nil if it was deleted. If this Realm is at an
+    /// The value a reference denotes in this Realm, or nil if it was deleted (or this Realm is another file). If this Realm is at an
     /// older version than the one the reference was made at, it is refreshed first. A reference can
     /// be resolved only once.
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
@@ -135,9 +135,8 @@ extension Realm {
     /// The value `handle` denotes in this Realm (refreshed first when older than the handle); a handle can be
     /// resolved any number of times (`@ThreadSafe` keeps one).
     func resolve<Confined: ThreadConfined>(_ handle: _ThreadSafeHandle, as: Confined.Type) -> Confined? {
-        guard handle.path == instance.path else {
-            fatalError("Cannot resolve thread safe reference in Realm with different configuration than the source Realm.")
-        }
+        // Another file holds other objects: nothing (Realm answers nil too, where the keys name nothing there).
+        guard handle.path == instance.path else { return nil }
         if !instance.isFrozen && !instance.isInWriteTransaction && instance.historyVersion < handle.version {
             refresh()
         }

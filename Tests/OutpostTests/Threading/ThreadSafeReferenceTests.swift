@@ -26,6 +26,21 @@ import Testing
         #expect(person.name == "from thread")
     }
 
+    /// A reference resolved in a Realm of another file denotes nothing there: nil, as Realm answers.
+    @Test func aReferenceResolvedInAnotherFileIsNil() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let realm = try Realm(configuration: ThreadingFixture.configuration(dir))
+        try ThreadingFixture.seed(realm, count: 1)
+        let reference = ThreadSafeReference(to: realm.object(ofType: TSPerson.self, forPrimaryKey: 1)!)
+        var elsewhere = ThreadingFixture.configuration(dir)
+        elsewhere.fileURL = dir.file("elsewhere.realm")
+        let other = try Realm(configuration: elsewhere)
+        try ThreadingFixture.seed(other, count: 1)
+        #expect(other.resolve(reference) == nil)
+        #expect(reference.isInvalidated)
+    }
+
     @Test func collectionsAndResultsResolve() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
