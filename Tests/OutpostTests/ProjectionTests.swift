@@ -34,6 +34,11 @@ final class ProjectedPerson: Projection<ProjectionPerson> {
     @Projected(\ProjectionPerson.pets.projectTo.name) var petNames: ProjectedCollection<String>
 }
 
+extension ProjectedPerson {
+    /// A computed property of the projection: sectioning by it sorts by `firstName`.
+    var initial: String { String(firstName.prefix(1)) }
+}
+
 /// Two projected properties from one root property.
 final class ProjectedPersonName: Projection<ProjectionPerson> {
     @Projected(\ProjectionPerson.firstName) var name
@@ -211,6 +216,22 @@ final class ProjectionChangeLog {
         let unmanaged = ProjectionPerson()
         #expect(ProjectedPerson(projecting: unmanaged) == ProjectedPerson(projecting: unmanaged))
         #expect(ProjectedPerson(projecting: unmanaged) != ProjectedPerson(projecting: ProjectionPerson()))
+    }
+
+    /// Projections section by a key path as objects do: sorted by the root property it reads (a computed property of
+    /// the projection included), a section per key; with descriptors, the first must be that property.
+    @Test func projectionsSectionByTheirRootProperty() throws {
+        let f = try ProjectionFixture()
+        defer { f.remove() }
+        let projections = f.realm.objects(ProjectedPerson.self)
+        let ascending = projections.sectioned(by: \.initial)
+        #expect(ascending.map(\.key) == ["D", "J"])
+        #expect(ascending[0].map(\.firstName) == ["Daenerys"])
+        #expect(projections.sectioned(by: \.initial, ascending: false).map(\.key) == ["J", "D"])
+        let described = projections.sectioned(by: \.firstName, sortDescriptors: [SortDescriptor(keyPath: "firstName")])
+        #expect(described.map(\.key) == ["Daenerys", "John"])
+        let frozen = projections.freeze().sectioned(by: \.initial)
+        #expect(frozen.isFrozen && frozen.count == 2)
     }
 
     @Test func descriptionListsEachPropertyWithItsRootKeyPath() throws {

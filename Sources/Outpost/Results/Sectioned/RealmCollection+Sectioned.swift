@@ -61,3 +61,36 @@ extension RealmCollection where Element: ObjectBase {
         sectioned(sortDescriptors: sortDescriptors, block)
     }
 }
+
+extension RealmCollection {
+    /// Sorts the projections by the root property the key path reads (`\.firstLetter`, computed from the projected
+    /// `name`, sorts by the root's `name`) and makes a section for each value at `keyPath`, as Realm.
+    public func sectioned<Key: _Persistable & Hashable, O: ObjectBase & RealmCollectionValue & ThreadConfined>(
+        by keyPath: KeyPath<Element, Key>, ascending: Bool = true
+    ) -> SectionedResults<Key, Element> where Element: Projection<O> {
+        sectioned(sortDescriptors: [SortDescriptor(keyPath: ProjectionSchema.originName(of: keyPath), ascending: ascending)]) {
+            $0[keyPath: keyPath]
+        }
+    }
+
+    /// Sorts the projections by `sortDescriptors` and makes a section for each value at `keyPath`, whose root
+    /// property path must be the first descriptor's (Realm's trap text otherwise).
+    public func sectioned<Key: _Persistable & Hashable, O: ObjectBase & RealmCollectionValue & ThreadConfined>(
+        by keyPath: KeyPath<Element, Key>, sortDescriptors: [SortDescriptor]
+    ) -> SectionedResults<Key, Element> where Element: Projection<O> {
+        guard let first = sortDescriptors.first else {
+            fatalError("Can not section Results with empty sortDescriptor parameter.")
+        }
+        if ProjectionSchema.originName(of: keyPath) != first.keyPath {
+            fatalError("The section key path must match the primary sort descriptor.")
+        }
+        return sectioned(sortDescriptors: sortDescriptors) { $0[keyPath: keyPath] }
+    }
+
+    /// Sorts the projections by `sortDescriptors` and sections them by the key `block` gives each one.
+    public func sectioned<Key: _Persistable & Hashable, O: ObjectBase & RealmCollectionValue & ThreadConfined>(
+        by block: @escaping ((Element) -> Key), sortDescriptors: [SortDescriptor]
+    ) -> SectionedResults<Key, Element> where Element: Projection<O> {
+        sectioned(sortDescriptors: sortDescriptors, block)
+    }
+}
