@@ -96,6 +96,22 @@ import Testing
         #expect(list.isInvalidated)
     }
 
+    /// `distinct(by:)` through a link leaves out the objects whose link is not set, as realm-core does (it does not
+    /// group them under null).
+    @Test func distinctThroughALinkLeavesOutBrokenChains() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        let realm = try Realm(configuration: dir.configuration(objectTypes: [EUParent.self, EUChild.self]))
+        try realm.write {
+            for (id, value) in [(1, 1), (2, 1), (3, 2)] {
+                realm.create(EUParent.self, value: ["id": id, "child": ["value": value]])
+            }
+            realm.create(EUParent.self, value: ["id": 4])
+        }
+        let parents = realm.objects(EUParent.self).sorted(byKeyPath: "id")
+        #expect(parents.distinct(by: ["child.value"]).map(\.id) == [1, 3])
+        #expect(parents.distinct(by: ["id"]).count == 4)
+    }
+
     /// Key-value writes convert as Realm does: decimal text and a `Float` into a decimal, and an optional enum given
     /// a raw value no case has reads nil (unmanaged and managed).
     @Test func keyValueWritesConvertAsRealm() throws {

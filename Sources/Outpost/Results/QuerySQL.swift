@@ -84,6 +84,19 @@ struct QuerySQL {
         }
     }
 
+    /// For a distinct through links (`owner.address.city`): each link on the way is set. realm-core leaves out the
+    /// objects whose chain of links is broken rather than grouping them under null.
+    mutating func linksPresent(_ keyPath: QueryKeyPath, table: TableInfo, alias: String) throws(QueryError) -> [String] {
+        var conditions: [String] = []
+        for end in keyPath.components.indices.dropLast() {
+            guard case .term(let term) = try resolve(QueryKeyPath(Array(keyPath.components[...end])), table: table, alias: alias),
+                term.type == .object
+            else { continue }
+            conditions.append("\(term.sql) IS NOT NULL")
+        }
+        return conditions
+    }
+
     /// The SQL expression of a key path to a single value (for `DISTINCT`).
     mutating func expression(_ keyPath: QueryKeyPath, table: TableInfo, alias: String) throws(QueryError) -> String {
         guard case .term(let term) = try resolve(keyPath, table: table, alias: alias, for: "distinct") else {

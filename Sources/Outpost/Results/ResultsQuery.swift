@@ -64,10 +64,14 @@ struct ResultsQuery {
                 order = terms + order.filter { !terms.contains($0) }
             case .distinct(let keyPaths):
                 var expressions: [String] = []
-                for keyPath in keyPaths { expressions.append(try term(keyPath, sorting: false)) }
+                var linked: [String] = []
+                for keyPath in keyPaths {
+                    expressions.append(try term(keyPath, sorting: false))
+                    if values == nil { linked += try builder.linksPresent(keyPath, table: table, alias: "t0") }
+                }
                 sql = "SELECT \(keyed ? "rid, k" : "rid") FROM (SELECT \(columns), row_number() OVER (PARTITION BY "
                     + expressions.joined(separator: ", ") + " ORDER BY \(orderClause)) AS rn \(from) "
-                    + "WHERE \(key) IN (\(keys(of: sql)))) WHERE rn = 1"
+                    + "WHERE \(key) IN (\(keys(of: sql)))" + linked.map { " AND \($0)" }.joined() + ") WHERE rn = 1"
             case .limit(let n):
                 sql = "\(select) WHERE \(key) IN (\(keys(of: sql))) ORDER BY \(orderClause) LIMIT \(max(0, n))"
             }
