@@ -347,7 +347,9 @@ extension QuerySQL {
         let saved = variables[subquery.variable]
         variables[subquery.variable] = binding
         defer { variables[subquery.variable] = saved }
-        let condition = try predicate(subquery.predicate, table: table, alias: alias)
+        // As in realm-core, the subquery's other key paths are the element's (an object's), not the root's.
+        let scope: (TableInfo, String) = if case .row(let t, let a) = binding { (t, a) } else { (table, alias) }
+        let condition = try predicate(subquery.predicate, table: scope.0, alias: scope.1)
         return Term(sql: "(SELECT count(*) FROM \(from) AND \(condition))", type: .int)
     }
 }

@@ -20,7 +20,8 @@ extension QueryEvaluator {
             var count: Int64 = 0
             let elements = try flattened(resolve(subquery.collection.components[...], from: [.document(document)]))
             for element in elements {
-                var scope = document
+                // As in realm-core, the subquery's other key paths are the element's (an object's), not the root's.
+                var scope = object(element) ?? document
                 scope[subquery.variable] = element
                 if try matches(subquery.predicate, scope) { count += 1 }
             }

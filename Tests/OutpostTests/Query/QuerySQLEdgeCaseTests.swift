@@ -99,7 +99,8 @@ import Testing
         // Subqueries.
         .init("SUBQUERY(scores, $s, $s > 80).@count == 2", ["ada"]),
         .init("SUBQUERY(tags, $t, $t.@size > 3).@count == 2", ["ada", "eli"]),
-        .init("SUBQUERY(dogs, $d, $d.name BEGINSWITH 'R' AND $d.age < age).@count > 0", ["ada", "eli"]),
+        .init("SUBQUERY(dogs, $d, $d.name BEGINSWITH 'R' AND $d.age < age).@count > 0", []),  // age: the dog's
+        .init("SUBQUERY(dogs, $d, $d.name BEGINSWITH 'R' AND age < 5).@count > 0", ["ada"]),
         .init("SUBQUERY(dogs, $d, SUBQUERY($d.owner.tags, $t, $t == 'poet').@count > 0).@count == 1", ["ada", "eli"]),
         .init("NOT (SUBQUERY(dogs, $d, $d.age > 4).@count > 0)", ["bob"]),
         // Decimal128, dates, ObjectId, UUID, binary.

@@ -79,7 +79,7 @@ import Testing
         .init("SUBQUERY(dogs, $d, $d.owner.age > age).@count == 0",
               "SELECT t0.rowid AS rid FROM \"QPerson\" t0 WHERE (SELECT count(*) FROM json_each(t0.\"dogs\") t1"
             + " JOIN \"QDog\" t2 ON t2.rowid = t1.value WHERE 1 AND coalesce((SELECT t3.\"age\" FROM \"QPerson\" t3"
-            + " WHERE t3.rowid = t2.\"owner\") > t0.\"age\", 0)) IS ?1 ORDER BY t0.rowid",
+            + " WHERE t3.rowid = t2.\"owner\") > t2.\"age\", 0)) IS ?1 ORDER BY t0.rowid",
               [.integer(0)]),
         .init("balance BETWEEN {decimal128(-10), decimal128(1)}",
               "SELECT t0.rowid AS rid FROM \"QPerson\" t0 WHERE ((t0.\"balance\" COLLATE DECIMAL128 >= ?1 AND"
