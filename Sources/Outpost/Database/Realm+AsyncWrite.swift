@@ -108,11 +108,11 @@ extension Realm {
         async throws -> Result
     {
         // As Realm's: a cancelled task does not write (the block is not called), and a writer on another thread
-        // is waited for without holding up the actor.
+        // is waited for without holding up the actor (cancelling the task ends the wait with CancellationError).
         try Task.checkCancellation()
         if !instance.isInWriteTransaction {
             let lock = instance.fileWriteLock
-            await lock.waitUntilFree()
+            try await lock.waitUntilFree()
         }
         try Task.checkCancellation()
         let writes = instance.asyncWrites

@@ -41,22 +41,42 @@ final class WriteLock: @unchecked Sendable {
         if waiting { handler?() }
     }
 
-    /// Continuations waiting for the lock to be free (``waitUntilFree()``).
-    private var freeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Tasks waiting for the lock to be free (``waitUntilFree()``), by waiter number.
+    private var freeWaiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+    private var nextWaiter: UInt64 = 0
 
     /// Returns once no writer of this process holds or waits for the lock (at once when none does), without blocking
-    /// the caller's thread meanwhile: for `asyncWrite`, which then takes the lock as usual.
-    func waitUntilFree() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            if nextTicket == nowServing {
-                condition.unlock()
-                continuation.resume()
-                return
+    /// the caller's thread meanwhile: for `asyncWrite`, which then takes the lock as usual. Throws
+    /// `CancellationError` when the task is cancelled while it waits.
+    func waitUntilFree() async throws {
+        let id = newWaiter()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                condition.lock()
+                if Task.isCancelled {
+                    condition.unlock()
+                    continuation.resume(throwing: CancellationError())
+                } else if nextTicket == nowServing {
+                    condition.unlock()
+                    continuation.resume()
+                } else {
+                    freeWaiters[id] = continuation
+                    condition.unlock()
+                }
             }
-            freeWaiters.append(continuation)
+        } onCancel: {
+            condition.lock()
+            let waiter = freeWaiters.removeValue(forKey: id)
             condition.unlock()
+            waiter?.resume(throwing: CancellationError())
         }
+    }
+
+    private func newWaiter() -> UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        nextWaiter &+= 1
+        return nextWaiter
     }
 
     /// Writers waiting behind the holder. For tests.
@@ -72,8 +92,11 @@ final class WriteLock: @unchecked Sendable {
         onContention = nil
         nowServing &+= 1
         condition.broadcast()
-        var freed: [CheckedContinuation<Void, Never>] = []
-        if nextTicket == nowServing { swap(&freed, &freeWaiters) }
+        var freed: [CheckedContinuation<Void, any Error>] = []
+        if nextTicket == nowServing {
+            freed = Array(freeWaiters.values)
+            freeWaiters.removeAll()
+        }
         condition.unlock()
         for continuation in freed { continuation.resume() }
     }

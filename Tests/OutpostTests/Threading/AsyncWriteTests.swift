@@ -209,6 +209,38 @@ import Testing
         holding.wait()
     }
 
+    /// A task cancelled while `asyncWrite` waits for another thread's write ends with `CancellationError`; its
+    /// block never runs, and the other thread's write goes on.
+    @MainActor static func cancelWhileWaiting(_ configuration: Realm.Configuration) async throws -> (Bool, Int) {
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        holdAWrite(configuration, release: release, done: done)
+        let realm = try await Realm(configuration: configuration)
+        let writer = Task { @MainActor in
+            do {
+                try await realm.asyncWrite { Issue.record("the block of a cancelled write ran") }
+                return false
+            } catch is CancellationError { return true }
+        }
+        await Task.yield()
+        writer.cancel()
+        let threw = try await writer.value
+        release.signal()
+        wait(done)
+        realm.refresh()
+        return (threw, realm.objects(CQDog.self).count)
+    }
+
+    nonisolated static func wait(_ semaphore: DispatchSemaphore) { semaphore.wait() }
+
+    @Test func cancellingAWaitingAsyncWriteThrows() async throws {
+        defer { dir.remove() }
+        _ = try await Realm(configuration: configuration)
+        let (threw, count) = try await Self.cancelWhileWaiting(configuration)
+        #expect(threw)
+        #expect(count == 1)
+    }
+
     @Test func asyncWriteWaitsForAnotherThreadWithoutBlockingTheActor() async throws {
         defer { dir.remove() }
         _ = try await Realm(configuration: configuration)
