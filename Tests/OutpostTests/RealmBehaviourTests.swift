@@ -43,9 +43,9 @@ import Testing
         #expect(try Realm(configuration: config).objects(TSPerson.self).count == 2)
     }
 
-    /// `add(_:update:)` over an existing object updates the embedded objects it has in place, as Realm does: its
-    /// embedded object and its list's (by position) stay valid with the new values, the new objects become them,
-    /// and list elements beyond the new list's end go.
+    /// `add(_:update: .modified)` over an existing object updates the embedded objects it has in place, as Realm
+    /// does: its embedded object and its list's (by position) stay valid with the new values, the new objects become
+    /// them, and list elements beyond the new list's end go; `.all` replaces them.
     @Test func updatingAnObjectUpdatesItsEmbeddedObjectsInPlace() throws {
         let dir = TemporaryDirectory(); defer { dir.remove() }
         let realm = try Realm(configuration: dir.configuration(objectTypes: [EUParent.self, EUChild.self]))
@@ -61,11 +61,17 @@ import Testing
         #expect(!element.isInvalidated && element.value == 13)
         #expect(dropped.isInvalidated)
         #expect(Array(first.children.map(\.value)) == [13])
-        // With `.all` too; a longer list keeps its first elements and appends the rest.
+        // A longer list keeps its first elements and appends the rest; a missing grandchild is deleted.
         let third = EUParent(id: 1, child: EUChild(21), children: [EUChild(23), EUChild(24)])
-        try realm.write { realm.add(third, update: .all) }
+        try realm.write { realm.add(third, update: .modified) }
         #expect(child.value == 21 && grandchild.isInvalidated && child.grandchild == nil)
         #expect(!element.isInvalidated && Array(first.children.map(\.value)) == [23, 24])
+        // `.all` replaces them: the old ones are deleted, the new ones are the object's now.
+        let fourth = EUParent(id: 1, child: EUChild(31), children: [EUChild(33)])
+        try realm.write { realm.add(fourth, update: .all) }
+        #expect(child.isInvalidated && element.isInvalidated)
+        #expect(first.child?.value == 31 && fourth.child?.isSameObject(as: first.child!) == true)
+        #expect(Array(first.children.map(\.value)) == [33])
         #expect(realm.objects(EUParent.self).count == 1)
     }
 
@@ -89,6 +95,8 @@ import Testing
             map["y"] = 2
         }
         let stored = try #require(realm.objects(ACHolder.self).first)
+        // A managed object's collection is made once (Realm's identity); a frozen one's is not kept.
+        #expect(stored.numbers === stored.numbers && stored.scores === stored.scores)
         #expect(Array(stored.numbers) == [1, 2])
         #expect(Set(stored.names) == ["a", "b"])
         #expect(stored.scores["y"] == 2 && stored.scores.count == 2)

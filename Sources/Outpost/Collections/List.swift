@@ -183,8 +183,7 @@ extension List: _Persistable {
         value.unmanaged = []
     }
     public static func _isAttached(_ value: List<Element>, to accessor: _PropertyAccessor) -> Bool {
-        guard let own = value.accessor, own.nested == nil else { return false }
-        return own.row === accessor.row && own.propertyIndex == accessor.propertyIndex
+        value.accessor?.isProperty(accessor) == true
     }
     public static func _set(_ value: List<Element>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .list(value.storedElements))

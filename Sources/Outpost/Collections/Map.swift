@@ -131,8 +131,7 @@ extension Map: _Persistable {
         value.unmanaged = [:]
     }
     public static func _isAttached(_ value: Map<Key, Value>, to accessor: _PropertyAccessor) -> Bool {
-        guard let own = value.accessor, own.nested == nil else { return false }
-        return own.row === accessor.row && own.propertyIndex == accessor.propertyIndex
+        value.accessor?.isProperty(accessor) == true
     }
     public static func _set(_ value: Map<Key, Value>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .map(value.storedEntries))

@@ -132,8 +132,7 @@ extension MutableSet: _Persistable {
         value.unmanaged = []
     }
     public static func _isAttached(_ value: MutableSet<Element>, to accessor: _PropertyAccessor) -> Bool {
-        guard let own = value.accessor, own.nested == nil else { return false }
-        return own.row === accessor.row && own.propertyIndex == accessor.propertyIndex
+        value.accessor?.isProperty(accessor) == true
     }
     public static func _set(_ value: MutableSet<Element>, _ accessor: _PropertyAccessor) {
         accessor.row.realm.setProperty(accessor.row, accessor.propertyIndex, .set(value.storedElements))

@@ -41,6 +41,10 @@ public final class ManagedRow {
         }
     }
 
+    /// Whether values read from this row may be kept on its object: not for a frozen Realm's, whose objects are
+    /// read from any thread at once.
+    public var _keepsCollections: Bool { !realm.isFrozen }
+
     public func _propertyIndex(_ keyPath: AnyKeyPath, name: () -> String) -> Int {
         realm.synchronized { table.propertyIndex(for: keyPath, name: name) }
     }
@@ -131,6 +135,11 @@ public final class ManagedRow {
 public struct _PropertyAccessor {
     let row: ManagedRow
     let propertyIndex: Int
+
+    /// Whether this is `other`'s property itself (the same row and property, not a collection nested in it).
+    func isProperty(_ other: _PropertyAccessor) -> Bool {
+        nested == nil && other.nested == nil && row === other.row && propertyIndex == other.propertyIndex
+    }
     /// The way from the property's value to a collection nested in a mixed value (`[]`: the mixed property's value
     /// itself); nil for the property itself.
     var nested: [MixedPathStep]?

@@ -199,16 +199,17 @@ extension RealmInstance {
         return row
     }
 
-    /// Writes `contents` over an existing row (`add`/`create` with `update:`): `.modified` skips equal values. An
-    /// embedded object the row already has is updated in place by the new one, as in Realm (the object it was stays
-    /// valid and now shows the new values; the new object becomes it), as are a list's embedded objects by position.
+    /// Writes `contents` over an existing row (`add`/`create` with `update:`). With `.modified`, as in Realm, equal
+    /// values are skipped and an embedded object the row already has is updated in place by the new one (the object
+    /// it was stays valid and shows the new values; the new object becomes it), as are a list's by position; `.all`
+    /// replaces them (the old ones are deleted).
     private func overwrite(_ row: ManagedRow, with contents: [_PropertyContent], policy: Realm.UpdatePolicy, skipping: Int?) {
         let table = row.table, schema = table.schema
         for (i, content) in contents.enumerated() where i != skipping {
             guard let column = table.columnOfProperty[i] else { continue }
             let property = schema.allProperties[i]
             let old = row.values[column]
-            if property.type == .object, let target = self.table(named: property.objectClassName ?? ""),
+            if policy == .modified, property.type == .object, let target = self.table(named: property.objectClassName ?? ""),
                 target.schema.isEmbedded
             {
                 updateEmbeddedInPlace(content, old: old, property: property, target: target, policy: policy)

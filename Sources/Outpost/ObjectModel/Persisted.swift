@@ -68,11 +68,15 @@ public struct Persisted<Value: _Persistable> {
             if let row = object._row {
                 let index = row._propertyIndex(storageKeyPath) { propertyName(storageKeyPath) }
                 let accessor = _PropertyAccessor(row: row, propertyIndex: index)
-                // The collection the object held before it was added is the managed one now (Realm's identity).
-                if Value._collectionKind != .none, let held = object[keyPath: storageKeyPath].storedValue,
-                    Value._isAttached(held, to: accessor)
-                {
-                    return held
+                // A managed collection is made once per object and kept (Realm's identity: `obj.list === obj.list`,
+                // and the collection the object held before it was added is the managed one now).
+                if Value._collectionKind != .none, row._keepsCollections {
+                    if let held = object[keyPath: storageKeyPath].storedValue, Value._isAttached(held, to: accessor) {
+                        return held
+                    }
+                    let value = Value._get(accessor)
+                    object[keyPath: storageKeyPath].storedValue = value
+                    return value
                 }
                 return Value._get(accessor)
             }

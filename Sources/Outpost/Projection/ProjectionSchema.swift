@@ -84,7 +84,7 @@ enum ProjectionSchema {
             guard !matching.isEmpty else { continue }
             var holdsOldValue = false
             if let oldValue = change.oldValue,
-                let property = rootProperties.first(where: { $0.name == change.name }), hasPlainValue(property)
+                let property = rootProperties.first(where: { $0.name == change.name }), hasPlainValue(property, oldValue)
             {
                 let unmanaged = previous ?? Root()
                 previous = unmanaged
@@ -101,11 +101,17 @@ enum ProjectionSchema {
     }
 
     /// Whether a property's old value can be set on an unmanaged object as it is reported: not a link (reported as
-    /// the linked object, with its new values), a collection or a mixed value.
-    private static func hasPlainValue(_ property: Property) -> Bool {
+    /// the linked object, with its new values), a collection, or a mixed value holding one of those.
+    private static func hasPlainValue(_ property: Property, _ oldValue: Any) -> Bool {
         guard property.collection == .none else { return false }
         switch property.type {
-        case .object, .linkingObjects, .mixed: return false
+        case .object, .linkingObjects: return false
+        case .mixed:
+            guard let mixed = oldValue as? AnyRealmValue else { return false }
+            switch mixed {
+            case .object, .list, .dictionary: return false
+            default: return true
+            }
         default: return true
         }
     }
