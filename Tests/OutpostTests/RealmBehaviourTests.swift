@@ -206,15 +206,19 @@ import Testing
         let avgInt: Int? = realm.objects(TSDog.self).average(ofProperty: "age")
         #expect(avgInt == 1)
     }
-    /// `invalidate()` invalidates lists read before it; results read again.
+    /// `invalidate()` invalidates lists and results read before it (`isInvalidated`, as Realm reports); results
+    /// made afterwards are valid, and older ones still read (at the latest version; Realm traps).
     @Test func invalidateResults() throws {
         let dir = TemporaryDirectory(); defer { dir.remove() }
         let realm = try Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
         try realm.write { realm.add(TSPerson(id: 1, name: "x")) }
         let results = realm.objects(TSPerson.self)
         let list = realm.objects(TSPerson.self).first!.dogs
+        #expect(!results.isInvalidated)
         realm.invalidate()
         #expect(list.isInvalidated)
+        #expect(results.isInvalidated)
+        #expect(!realm.objects(TSPerson.self).isInvalidated)
         #expect(results.count == 1)
     }
 
@@ -257,6 +261,12 @@ import Testing
         }
         let mapText = String(decoding: mapResult?.standardErrorContent ?? [], as: UTF8.self)
         #expect(mapText.contains("Invalid value 'seven' of type 'String' for key 'k' of a map of 'Int'"), "\(mapText)")
+        // Thawing an unmanaged object traps with Realm's text.
+        let thawResult = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = TSPerson().thaw()
+        }
+        let thawText = String(decoding: thawResult?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(thawText.contains("Unmanaged objects cannot be thawed."), "\(thawText)")
         // A property that exists sorts as before.
         let realm = try await Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
         #expect(realm.objects(TSPerson.self).sorted(byKeyPath: "name").count == 0)

@@ -1,18 +1,29 @@
-/// Realm's equality of collections: the same collection, not the same elements. A managed list, set or map is its
-/// owner's property (two reads of `owner.dogs` are equal); results and linking objects are the value that was read
-/// (two reads of `realm.objects(Dog.self)` are not equal, copies of one are); unmanaged collections are themselves.
+/// Realm's equality of collections. A managed list, set or map is its owner's property (two reads of `owner.dogs` are
+/// equal, whatever they hold); results and linking objects are the value that was read (two reads of
+/// `realm.objects(Dog.self)` are not equal, copies of one are). Unmanaged lists, sets and maps compare their
+/// elements (a list in order), as Realm's unmanaged collections do; a managed one never equals an unmanaged one.
 extension List: Equatable {
-    public static func == (lhs: List, rhs: List) -> Bool { lhs === rhs || _PropertyAccessor.same(lhs.accessor, rhs.accessor) }
+    public static func == (lhs: List, rhs: List) -> Bool {
+        if lhs === rhs { return true }
+        if lhs.accessor == nil && rhs.accessor == nil { return lhs.unmanaged == rhs.unmanaged }
+        return _PropertyAccessor.same(lhs.accessor, rhs.accessor)
+    }
 }
 
 extension MutableSet: Equatable {
     public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool {
-        lhs === rhs || _PropertyAccessor.same(lhs.accessor, rhs.accessor)
+        if lhs === rhs { return true }
+        if lhs.accessor == nil && rhs.accessor == nil { return Set(lhs.unmanaged) == Set(rhs.unmanaged) }
+        return _PropertyAccessor.same(lhs.accessor, rhs.accessor)
     }
 }
 
 extension Map: Equatable {
-    public static func == (lhs: Map, rhs: Map) -> Bool { lhs === rhs || _PropertyAccessor.same(lhs.accessor, rhs.accessor) }
+    public static func == (lhs: Map, rhs: Map) -> Bool {
+        if lhs === rhs { return true }
+        if lhs.accessor == nil && rhs.accessor == nil { return lhs.unmanaged == rhs.unmanaged }
+        return _PropertyAccessor.same(lhs.accessor, rhs.accessor)
+    }
 }
 
 extension Results: Equatable {

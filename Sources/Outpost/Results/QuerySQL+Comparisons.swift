@@ -48,7 +48,8 @@ extension QuerySQL {
                 "request for argument at index \(index) but only \(arguments.count) argument\(arguments.count == 1 ? " is" : "s are") provided")
         }
         let value = arguments[index]
-        if let array = value as? [Any] {
+        // A Realm collection (`IN %@` with `Results`, a `List`…) is its elements, as in Realm.
+        if let array = value as? [Any] ?? (value as? any RealmCollection).map { Self.elements($0) } {
             var items: [_StoredValue] = []
             for element in array {
                 guard let item = ValueConversion.stored(element, realm: realm) else {
@@ -63,6 +64,8 @@ extension QuerySQL {
         }
         return stored
     }
+
+    private static func elements<C: RealmCollection>(_ collection: C) -> [Any] { collection.map { $0 } }
 
     // MARK: Quantifiers and to-many sides
 

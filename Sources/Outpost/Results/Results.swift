@@ -15,6 +15,8 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
     /// object) the results are empty.
     let owner: ManagedRow?
     let cache = ResultsCache()
+    /// The Realm's `invalidationEpoch` when the results were made: `Realm.invalidate()` marks older ones invalidated.
+    let epoch: Int
 
     init(realm: RealmInstance, table: TableInfo, query: ResultsQuery = ResultsQuery(), source: ResultsSource = .table,
          owner: ManagedRow? = nil) {
@@ -23,6 +25,7 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
         self.query = query
         self.source = source
         self.owner = owner
+        epoch = realm.invalidationEpoch
         valueType = source.ownerProperty(in: realm).flatMap { $0.property.type == .object ? nil : $0.property.type }
     }
 

@@ -75,7 +75,7 @@ extension ObjectBase {
     /// The live version of a frozen object in the current thread's Realm, or nil if it was deleted
     /// (or that Realm has not yet reached the version where it was created). Returns `self` if live.
     public func thaw() -> Self? {
-        guard let row = _row else { fatalError("Unmanaged objects cannot be frozen.") }
+        guard let row = _row else { fatalError("Unmanaged objects cannot be thawed.") }
         if !row.realm.isFrozen { return self }
         guard let live = row.thawed() else { return nil }
         let object = type(of: self).init()
@@ -88,9 +88,11 @@ extension Results {
     /// Whether the results belong to a frozen Realm.
     public var isFrozen: Bool { instance.isFrozen }
 
-    /// Whether the Realm of the results was invalidated, or the object owning the list or set they come from was
-    /// deleted.
-    public var isInvalidated: Bool { instance.isInvalidated || owner?.isInvalidated == true }
+    /// Whether the Realm of the results was invalidated (`invalidate()` after they were made, as Realm reports it),
+    /// or the object owning the list or set they come from was deleted.
+    public var isInvalidated: Bool {
+        instance.isInvalidated || owner?.isInvalidated == true || (!instance.isFrozen && epoch != instance.invalidationEpoch)
+    }
 
     /// The results evaluated in a frozen copy of the Realm: they never change and may be used from
     /// any thread. Returns `self` if already frozen.
@@ -221,7 +223,7 @@ extension LinkingObjects {
 
     /// The live linking objects in the current thread's Realm, or nil if the owner was deleted.
     public func thaw() -> LinkingObjects? {
-        guard let accessor else { fatalError("Unmanaged objects cannot be frozen.") }
+        guard let accessor else { fatalError("Unmanaged objects cannot be thawed.") }
         guard accessor.row.realm.isFrozen else { return self }
         return accessor.thawed().map { LinkingObjects(accessor: $0) }
     }

@@ -32,8 +32,24 @@ import Testing
         #expect(any == any)
         #expect(AnyRealmCollection(a.dogs) == AnyRealmCollection(a.dogs))
         #expect(AnyRealmCollection(realm.objects(TSPerson.self)) != AnyRealmCollection(realm.objects(TSPerson.self)))
+        // Unmanaged collections compare their elements, as Realm's (a list in order, a set and a map as such).
         let loose = List<Int>()
-        #expect(loose == loose && loose != List<Int>())
+        #expect(loose == loose && loose == List<Int>())
+        loose.append(objectsIn: [1, 2])
+        let same = List<Int>(), reversed = List<Int>()
+        same.append(objectsIn: [1, 2])
+        reversed.append(objectsIn: [2, 1])
+        #expect(loose == same && loose != reversed)
+        let setA = MutableSet<String>(), setB = MutableSet<String>()
+        setA.insert(objectsIn: ["x", "y"])
+        setB.insert(objectsIn: ["y", "x"])
+        #expect(setA == setB)
+        let mapA = Map<String, Int>(), mapB = Map<String, Int>()
+        mapA["k"] = 1
+        #expect(mapA != mapB)
+        mapB["k"] = 1
+        #expect(mapA == mapB)
+        #expect(a.dogs != List<TSDog>())  // a managed list never equals an unmanaged one
     }
 
     @Test func collectionsEncodeAndDecodeAsArraysAndObjects() throws {

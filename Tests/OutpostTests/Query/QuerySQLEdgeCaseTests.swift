@@ -163,6 +163,10 @@ import Testing
         #expect(keys(people.filter("dog == %@", rex)) == ["ada"])
         #expect(keys(people.filter("dogs == %@", rex)) == ["ada"])
         #expect(keys(people.filter("ANY dogs IN %@", [rex])) == ["ada"])
+        // A Realm collection as the argument is its elements (Realm's `IN %@` with `Results`).
+        let youngDogs = fixture.realm.objects(QDog.self).filter("age < 4")
+        #expect(keys(people.filter("ANY dogs IN %@", youngDogs)) == ["ada"])
+        #expect(keys(people.filter("dog IN %@", youngDogs)) == ["ada"])
         #expect(keys(people.filter("balance > %@", Decimal128(1))) == ["ada"])
         #expect(keys(people.filter("oid == %@", try ObjectId(string: QueryFixtures.adaObjectId))) == ["ada"])
         #expect(keys(people.filter("uuid == %@", UUID(uuidString: QueryFixtures.adaUUID)!)) == ["ada"])
