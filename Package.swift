@@ -132,5 +132,11 @@ let package = Package(
             name: "OutpostSyncTests",
             dependencies: ["Outpost", "OutpostTesting", "OutpostServer", "OutpostServerTesting", "OutpostCoreTesting"]
         ),
+        // The seed pages' samples in Swift 5 language mode (every other target builds in Swift 6 mode).
+        .testTarget(
+            name: "OutpostSwift5Tests",
+            dependencies: ["Outpost", "OutpostTesting"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ]
 )
