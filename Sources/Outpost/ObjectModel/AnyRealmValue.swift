@@ -99,7 +99,8 @@ public enum AnyRealmValue: Hashable {
         case .objectId(let v): hasher.combine(v)
         case .decimal128(let v): hasher.combine(v)
         case .uuid(let v): hasher.combine(v)
-        case .dictionary: hasher.combine(12)  // collections are equal by identity (Realm's)
+        // A collection hashes its kind only: equal ones (same property, or unmanaged with equal elements) agree.
+        case .dictionary: hasher.combine(12)
         case .list: hasher.combine(13)
         }
     }

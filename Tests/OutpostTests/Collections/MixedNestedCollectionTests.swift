@@ -27,9 +27,11 @@ final class MixedHolder: Object {
         #expect(holder.value.listValue?[1] == .bool(true))
         #expect(holder.value.listValue?[2].dictionaryValue?["k"] == .double(2.5))
         #expect(holder.value.dictionaryValue == nil)
+        // Unmanaged nested collections compare their elements, as Realm's unmanaged collections do.
         let value = AnyRealmValue.fromArray([])
-        #expect(value == value)  // collections are equal by identity
-        #expect(AnyRealmValue.fromArray([]) != AnyRealmValue.fromArray([]))
+        #expect(value == value)
+        #expect(AnyRealmValue.fromArray([]) == AnyRealmValue.fromArray([]))
+        #expect(AnyRealmValue.fromArray([.int(1)]) != AnyRealmValue.fromArray([.int(2)]))
     }
 
     @Test func managedNestedCollectionsAreLiveAtAnyDepth() throws {
