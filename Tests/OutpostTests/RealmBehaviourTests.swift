@@ -120,6 +120,21 @@ import Testing
         #expect(parents.distinct(by: ["id"]).count == 4)
     }
 
+    /// Key-value reads answer as Realm's: an enum property its raw value, an `AnyRealmValue` property what it holds
+    /// (nil for `.none`).
+    @Test func keyValueReadsAnswerAsRealm() throws {
+        let holder = MixedRow()
+        holder.any = .int(1)
+        #expect(holder["any"] as? Int == 1)
+        holder.any = .string("s")
+        #expect(holder.value(forKey: "any") as? String == "s")
+        holder.any = .none
+        #expect(holder["any"] == nil)
+        let conversions = KVConversions()
+        conversions.optMood = .happy
+        #expect(conversions["optMood"] as? String == Mood.happy.rawValue)
+    }
+
     /// Key-value writes convert as Realm does: decimal text and a `Float` into a decimal, and an optional enum given
     /// a raw value no case has reads nil (unmanaged and managed).
     @Test func keyValueWritesConvertAsRealm() throws {

@@ -27,6 +27,9 @@ public final class Migration {
     let oldTables: [String: TableInfo]
     /// Classes no longer in the schema whose data `deleteData(forType:)` removed.
     private(set) var droppedClasses: Set<String> = []
+    /// Rows `create` made, by class: an unchanged class keeps one table for old and new objects, and enumerating
+    /// visits only the old ones (Realm's order: enumerate, `deleteData`, `create`, enumerate again sees nothing).
+    private var createdRows: [String: Set<Int64>] = [:]
     /// Properties renamed to a name the new schema does not have (a step of a multi-step rename):
     /// class → name → the old property holding the data.
     private var intermediateNames: [String: [String: String]] = [:]
@@ -55,7 +58,8 @@ public final class Migration {
             realm.fail(Realm.Error(.fail, "Could not read the '\(typeName)' objects to migrate: \(error)"))
             return
         }
-        for rowid in rowids {
+        let created = newTable?.sqlName == oldTable.sqlName ? createdRows[typeName] ?? [] : []
+        for rowid in rowids where !created.contains(rowid) {
             guard let oldObject = oldObject(oldTable, rowid) else { continue }
             guard let newTable else {
                 block(oldObject, nil)
@@ -77,6 +81,7 @@ public final class Migration {
         guard let contents = ValueConversion.contents(of: value, for: table, realm: realm),
             let row = realm.insertRow(table, contents: contents, update: .error, object: nil)
         else { return DynamicObject(detached: typeName) }
+        createdRows[typeName, default: []].insert(row.rowid)
         return DynamicObject(row: row, inMigration: true)
     }
 

@@ -51,6 +51,26 @@ extension ObjectBase {
         return field
     }
 
+    /// What an `AnyRealmValue` holds, as Realm's key-value coding answers it (`1` for `.int(1)`, nil for `.none`).
+    private static func payload(of value: AnyRealmValue) -> Any? {
+        switch value {
+        case .none: nil
+        case .int(let v): v
+        case .bool(let v): v
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .object(let v): v
+        case .objectId(let v): v
+        case .decimal128(let v): v
+        case .uuid(let v): v
+        case .list(let v): v
+        case .dictionary(let v): v
+        }
+    }
+
     private static func invalidName(_ key: String, of object: ObjectBase) -> Never {
         fatalError("Invalid property name '\(key)' for class '\(type(of: object).className())'.")
     }
@@ -61,6 +81,7 @@ extension ObjectBase {
         let mirror = Mirror(reflecting: value)
         guard mirror.displayStyle == .optional else {
             if let persistable = value as? any PersistableEnum { return persistable.rawValue }
+            if let mixed = value as? AnyRealmValue { return payload(of: mixed) }
             return value
         }
         guard let wrapped = mirror.children.first?.value else { return nil }

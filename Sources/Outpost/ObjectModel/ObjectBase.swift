@@ -54,7 +54,8 @@ open class ObjectBase: CustomStringConvertible, Hashable {
 
     /// The value of the property named `key` (nil for a nil value), or sets it: `dog["name"] = "Rex"`.
     ///
-    /// Reading gives the property's own Swift type (`Int8` for an `Int8` property, the object's `List` for a list);
+    /// Reading gives the property's own Swift type (`Int8` for an `Int8` property, the object's `List` for a list),
+    /// except as Realm's key-value coding answers: an enum as its raw value, an `AnyRealmValue` as what it holds;
     /// setting takes what `create(_:value:)` takes for that property (a value, an array for a collection, a
     /// dictionary or object for a link). An unknown name traps with Realm's text; setting a managed object needs a
     /// write transaction, as setting the property does. (`DynamicObject` overrides it.)

@@ -225,6 +225,30 @@ func seed(_ configuration: Realm.Configuration, _ body: (Realm) -> Void) throws 
         #expect(realm.objects(GoneV1.self).isEmpty)
     }
 
+    /// Realm's order of events in one migration of an unchanged class: the old objects are enumerated (3), then
+    /// deleted; an object created afterwards is new, so enumerating again sees none.
+    @Test func enumerateAfterDeleteDataAndCreate() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try seed(migrationConfig(dir, [KeepV1.self])) { realm in
+            for name in ["1", "2", "3"] { realm.create(KeepV1.self, value: ["name": name]) }
+        }
+        var counts: [Int] = []
+        let configuration = migrationConfig(dir, [KeepV1.self], version: 1) { migration, _ in
+            var count = 0
+            migration.enumerateObjects(ofType: "MigKeep") { _, _ in count += 1 }
+            counts.append(count)
+            migration.deleteData(forType: "MigKeep")
+            migration.create("MigKeep", value: ["name": "A"])
+            count = 0
+            migration.enumerateObjects(ofType: "MigKeep") { _, _ in count += 1 }
+            counts.append(count)
+        }
+        let realm = try Realm(configuration: configuration)
+        #expect(counts == [3, 0])
+        #expect(realm.objects(KeepV1.self).map(\.name) == ["A"])
+    }
+
     @Test func removedClassKeepsItsDataUnlessDeleted() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

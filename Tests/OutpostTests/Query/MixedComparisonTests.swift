@@ -53,6 +53,19 @@ final class MixedRow: Object {
         #expect(ids(realm) { $0.any == .bool(true) } == [5])
     }
 
+    /// A link held in a mixed property equals the object it links to (as an `AnyRealmValue` or as the object), and
+    /// nothing else; it does not order against other values.
+    @Test func linksCompareByTheObject() throws {
+        defer { dir.remove() }
+        let realm = try realm()
+        let first = try #require(realm.object(ofType: MixedRow.self, forPrimaryKey: 0))
+        try realm.write { realm.create(MixedRow.self, value: ["id": 20, "any": AnyRealmValue.object(first)]) }
+        #expect(ids(realm) { $0.any == .object(first) } == [20])
+        #expect(realm.objects(MixedRow.self).filter("any == %@", first).map(\.id) == [20])
+        #expect(ids(realm) { $0.any != .object(first) }.contains(20) == false)
+        #expect(ids(realm) { $0.any > .int(0) }.contains(20) == false)
+    }
+
     @Test func otherKindsCompareAmongThemselves() throws {
         defer { dir.remove() }
         let realm = try realm()

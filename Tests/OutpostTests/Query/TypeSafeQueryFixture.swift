@@ -65,6 +65,7 @@ struct QueryFixture {
             task.id = id
             task.level = level
             task.optionalLevel = optional
+            task.mood = [QBMood.calm, .angry, .happy][id - 1]
             return task
         }
         let realm = self.realm

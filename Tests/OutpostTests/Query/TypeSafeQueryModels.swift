@@ -16,4 +16,10 @@ final class QBTask: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var level: QBLevel = .low
     @Persisted var optionalLevel: QBLevel?
+    @Persisted var mood: QBMood = .calm
+}
+
+/// An enum stored as a string: it orders by its raw values' bytes.
+enum QBMood: String, PersistableEnum {
+    case angry, calm, happy
 }

@@ -215,6 +215,11 @@ private func ownerCases() -> [BuilderCase] { [
         #expect(tasks.where { $0.optionalLevel >= .medium }.map(\.id) == [2])
         #expect(tasks.where { $0.optionalLevel == nil }.map(\.id) == [1])
         #expect(tasks.where { $0.level.rawValue < 3 }.count == 2)
+        // String raw values order as strings: angry < calm < happy.
+        #expect((root.mood > .calm)._queryText == "mood > \"calm\"")
+        #expect(tasks.where { $0.mood > .calm }.map(\.id) == [3])
+        #expect(tasks.where { $0.mood <= .calm }.map(\.id).sorted() == [1, 2])
+        #expect(tasks.sorted(byKeyPath: "mood").map(\.id) == [2, 1, 3])
     }
 
     @Test func nonPersistedKeyPathTraps() async {

@@ -140,6 +140,32 @@ import Testing
         #expect(try names() == ["a", "b"])
     }
 
+    /// `Realm.open` and `asyncRefresh` from the main actor, as a SwiftUI app calls them: the Realm stays there.
+    @MainActor static func openAndRefreshOnTheMainActor(_ configuration: Realm.Configuration) async throws -> Int {
+        let realm = try await Realm.open(configuration: configuration)
+        MainActor.assertIsolated()
+        writeElsewhere(configuration)
+        await realm.asyncRefresh()
+        MainActor.assertIsolated()
+        return realm.objects(CQDog.self).count
+    }
+
+    /// Another thread's commit.
+    nonisolated static func writeElsewhere(_ configuration: Realm.Configuration) {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let realm = try! Realm(configuration: configuration)
+            try! realm.write { _ = realm.create(CQDog.self, value: ["name": "elsewhere"]) }
+            done.signal()
+        }.start()
+        done.wait()
+    }
+
+    @Test func openAndAsyncRefreshKeepTheMainActor() async throws {
+        defer { dir.remove() }
+        #expect(try await Self.openAndRefreshOnTheMainActor(configuration) == 1)
+    }
+
     @MainActor static func addOnTheMainActor(_ configuration: Realm.Configuration) async throws -> Int {
         let realm = try await Realm(configuration: configuration)
         try await realm.asyncWrite {
