@@ -54,29 +54,24 @@ enum MixedCompareFunction {
         }
     }
 
+    /// The stored text decoded as ``ValueCoding/mixed(_:link:)-(JSONValue,_)`` reads it; links and nested collections
+    /// stay their text (equal only to the same text). Nil for text that is no stored mixed value.
     private static func item(_ text: String) -> Item? {
         guard let json = JSONValue.parse(text) else { return nil }
-        switch json {
-        case .null: return .null
+        if case .object(let fields) = json, fields.count == 1, fields["$link"] != nil { return .identity(text) }
+        switch ValueCoding.mixed(json, link: { (_: String, _: Int64) in nil }) {
+        case .null: return json == .null ? .null : nil  // an unknown tag decodes as null
         case .bool(let v): return .bool(v)
         case .int(let v): return .int(v)
         case .double(let v): return .double(v)
+        case .float(let v): return .double(Double(v))
         case .string(let v): return .string(v)
-        case .array: return .identity(text)
-        case .object(let fields):
-            guard fields.count == 1, let (key, value) = fields.first else { return nil }
-            switch (key, value) {
-            case ("$float", .double(let v)): return .double(Double(Float(v)))
-            case ("$float", .int(let v)): return .double(Double(v))
-            case ("$decimal", .string(let v)): return (try? Decimal128(string: v)).map { .decimal($0) }
-            case ("$binary", .string(let v)): return Data(base64Encoded: v).map { .binary($0) }
-            case ("$date", .double(let v)): return .date(v)
-            case ("$date", .int(let v)): return .date(Double(v))
-            case ("$oid", .string(let v)): return .objectId(v.lowercased())
-            case ("$uuid", .string(let v)): return .uuid(v.lowercased())
-            case ("$link", _), ("$map", _): return .identity(text)
-            default: return nil
-            }
+        case .decimal128(let v): return .decimal(v)
+        case .data(let v): return .binary(v)
+        case .date(let v): return .date(v.timeIntervalSinceReferenceDate)
+        case .objectId(let v): return .objectId(v.stringValue)
+        case .uuid(let v): return .uuid(v.uuidString.lowercased())
+        case .object, .list, .dictionary: return .identity(text)
         }
     }
 

@@ -19,6 +19,20 @@ extension RealmCollection {
         return SectionedResults(results: _results.sorted(by: sortDescriptors), keyBlock: keyBlock)
     }
 
+    /// Sections by the value at `keyPath`, whose stored name (`name`: an object's property path, or the root
+    /// property a projection's key path reads) must be the first descriptor's, with Realm's trap texts.
+    fileprivate func sectioned<Key: _Persistable & Hashable>(
+        by keyPath: KeyPath<Element, Key>, named name: String, sortDescriptors: [SortDescriptor]
+    ) -> SectionedResults<Key, Element> {
+        guard let first = sortDescriptors.first else {
+            fatalError("Can not section Results with empty sortDescriptor parameter.")
+        }
+        if name != first.keyPath {
+            fatalError("The section key path must match the primary sort descriptor.")
+        }
+        return sectioned(sortDescriptors: sortDescriptors) { $0[keyPath: keyPath] }
+    }
+
     /// Sorts the values (by `self`) and sections them by the key `block` gives each one:
     /// `tags.sectioned(by: { String($0.prefix(1)) })`.
     public func sectioned<Key: _Persistable & Hashable>(
@@ -35,9 +49,8 @@ extension RealmCollection where Element: ObjectBase {
     public func sectioned<Key: _Persistable & Hashable>(
         by keyPath: KeyPath<Element, Key>, ascending: Bool = true
     ) -> SectionedResults<Key, Element> {
-        sectioned(sortDescriptors: [SortDescriptor(keyPath: _name(for: keyPath), ascending: ascending)]) {
-            $0[keyPath: keyPath]
-        }
+        let name = _name(for: keyPath)
+        return sectioned(by: keyPath, named: name, sortDescriptors: [SortDescriptor(keyPath: name, ascending: ascending)])
     }
 
     /// Sorts the objects by `sortDescriptors` and makes a section for each value at `keyPath`, which must be the
@@ -45,13 +58,7 @@ extension RealmCollection where Element: ObjectBase {
     public func sectioned<Key: _Persistable & Hashable>(
         by keyPath: KeyPath<Element, Key>, sortDescriptors: [SortDescriptor]
     ) -> SectionedResults<Key, Element> {
-        guard let first = sortDescriptors.first else {
-            fatalError("Can not section Results with empty sortDescriptor parameter.")
-        }
-        if _name(for: keyPath) != first.keyPath {
-            fatalError("The section key path must match the primary sort descriptor.")
-        }
-        return sectioned(sortDescriptors: sortDescriptors) { $0[keyPath: keyPath] }
+        sectioned(by: keyPath, named: _name(for: keyPath), sortDescriptors: sortDescriptors)
     }
 
     /// Sorts the objects by `sortDescriptors` and sections them by the key `block` gives each one.
@@ -68,9 +75,8 @@ extension RealmCollection {
     public func sectioned<Key: _Persistable & Hashable, O: ObjectBase & RealmCollectionValue & ThreadConfined>(
         by keyPath: KeyPath<Element, Key>, ascending: Bool = true
     ) -> SectionedResults<Key, Element> where Element: Projection<O> {
-        sectioned(sortDescriptors: [SortDescriptor(keyPath: ProjectionSchema.originName(of: keyPath), ascending: ascending)]) {
-            $0[keyPath: keyPath]
-        }
+        let name = ProjectionSchema.originName(of: keyPath)
+        return sectioned(by: keyPath, named: name, sortDescriptors: [SortDescriptor(keyPath: name, ascending: ascending)])
     }
 
     /// Sorts the projections by `sortDescriptors` and makes a section for each value at `keyPath`, whose root
@@ -78,13 +84,7 @@ extension RealmCollection {
     public func sectioned<Key: _Persistable & Hashable, O: ObjectBase & RealmCollectionValue & ThreadConfined>(
         by keyPath: KeyPath<Element, Key>, sortDescriptors: [SortDescriptor]
     ) -> SectionedResults<Key, Element> where Element: Projection<O> {
-        guard let first = sortDescriptors.first else {
-            fatalError("Can not section Results with empty sortDescriptor parameter.")
-        }
-        if ProjectionSchema.originName(of: keyPath) != first.keyPath {
-            fatalError("The section key path must match the primary sort descriptor.")
-        }
-        return sectioned(sortDescriptors: sortDescriptors) { $0[keyPath: keyPath] }
+        sectioned(by: keyPath, named: ProjectionSchema.originName(of: keyPath), sortDescriptors: sortDescriptors)
     }
 
     /// Sorts the projections by `sortDescriptors` and sections them by the key `block` gives each one.
