@@ -102,3 +102,11 @@ typealias RLMTestCaseBase = XCTestCase
 
 /// Objective-C's autorelease pools do not exist on Linux; the body runs as is.
 func autoreleasepool<Result>(invoking body: () throws -> Result) rethrows -> Result { try body() }
+
+// Realm's Objective-C assertions that an Objective-C exception is raised: as assertThrows above, the block is skipped.
+func RLMAssertThrowsWithName(_ test: XCTestCase, _ block: () -> Void, _ name: String?, _ message: String?,
+                             _ fileName: String, _ lineNumber: UInt) {}
+func RLMAssertThrowsWithReason(_ test: XCTestCase, _ block: () -> Void, _ reason: String, _ message: String?,
+                               _ fileName: String, _ lineNumber: UInt) {}
+func RLMAssertThrowsWithReasonMatching(_ test: XCTestCase, _ block: () -> Void, _ regex: String, _ message: String?,
+                                       _ fileName: String, _ lineNumber: UInt) {}

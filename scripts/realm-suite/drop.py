@@ -50,13 +50,13 @@ for name in sys.argv[2:]:
     errs = {ln - 1 for ln in errors.get(name + '.swift', set())}
     tests = 0
     for s, e, d in reversed(kept):
-        helper = re.match(r'\s*(?:(?:private|fileprivate|static|class|override)\s+)*func (?!test\w*\(\s*\))\w+', lines[d])
+        helper = re.match(r'\s*(?:(?:private|fileprivate|static|class|override)\s+)*func (?!(?:genericT|t)est\w*\(\s*\))\w+', lines[d])
         body = next((k for k in range(d, e) if lines[k].rstrip().endswith('{')), None)
         if helper and body is not None and e > body + 1 and not any(s <= x <= body for x in errs) \
                 and 'fatalError("harness' not in lines[body + 1]:
             lines[body + 1:e] = [' ' * (indent(lines[d]) + 4) + 'fatalError("harness: this helper did not compile")']
         else:
-            tests += sum(1 for l in lines[s:e + 1] if re.match(r'\s*(?:override\s+)?func test\w*\(\s*\)', l))
+            tests += sum(1 for l in lines[s:e + 1] if re.match(r'\s*(?:override\s+)?func (?:genericT|t)est\w*\(\s*\)', l))
             del lines[s:e + 1]
     text = '\n'.join(lines)
     text = re.sub(r'\n\s*XCTAssertEqual\(NSPredicate\(format: queryStr, argumentArray: constructedValues\),\n\s*NSPredicate\(format: predicate, argumentArray: values\)\)', '', text)

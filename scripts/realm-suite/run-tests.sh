@@ -16,26 +16,9 @@ for f in Tests/RS/*.swift; do
   for k in $shared "$@"; do [ "$k" = "$name" ] && keep=yes; done
   [ $keep = no ] && mv "$f" hold/
 done
-# Linux's XCTest finds tests by indexing classes and cannot list a generic class's tests (the generated list does not
-# compile); Realm runs those through defaultTestSuite, which Linux lacks. Their tests are renamed out of discovery
-# and counted apart.
-python3 - "$@" <<'PY'
-import re, sys
-total = 0
-for name in sys.argv[1:]:
-    path = 'Tests/RS/%s.swift' % name
-    lines = open(path).read().split('\n')
-    generic = False
-    for i, l in enumerate(lines):
-        if re.match(r'(?:final\s+)?class\s+\w+\s*<', l): generic = True
-        elif re.match(r'(?:final\s+)?(?:class|struct|enum|extension|protocol|func)\b', l): generic = False
-        if generic and re.match(r'    (?:override\s+)?func test\w*\(\s*\)', l):
-            lines[i] = l.replace('func test', 'func genericTest', 1); total += 1
-    open(path, 'w').write('\n'.join(lines))
-open('generic-tests.txt', 'w').write('%d\n' % total)
-print('tests in generic classes (not run on Linux): %d' % total)
-PY
+python3 "$here/instantiate.py" plan "$@"
 python3 "$here/drop.py" errs.txt "$@"
+python3 "$here/instantiate.py" apply "$@"
 # Linux's XCTest cannot list a @MainActor test method (the runner traps casting it): each becomes a helper that a
 # plain test method of the same name calls on the main actor, where Linux's XCTest runs its tests.
 python3 - "$@" <<'PY'
@@ -75,4 +58,4 @@ for pass in 1 2 3 4 5 6; do
   grep -a "^/.*error:" build-run.log | sort -u > errs-run.txt
   python3 "$here/drop.py" errs-run.txt "$@"
 done
-bash "$here/run-classes.sh" "$@"
+python3 "$here/run-classes.py" "$@"

@@ -24,16 +24,18 @@ extension Map {
 
     // MARK: Key-value coding
 
-    /// The value for a string key, as an object (nil when the key is absent or holds nil).
+    /// The value for a string key, as an object (nil when the key is absent, `NSNull()` when it holds nil).
     public func object(forKey key: AnyObject) -> AnyObject? {
         guard let key = key as? String else { return nil }
         return value(forKey: key)
     }
 
-    /// The value for `key`, as an object (nil when the key is absent or holds nil).
+    /// The value for `key`, as an object: nil when the key is absent, `NSNull()` when it holds nil (as Realm's
+    /// Objective-C dictionary answers).
     public func value(forKey key: String) -> AnyObject? {
         guard let value = self[Key(_outpostKey: key)] else { return nil }
-        return Self.unwrapped(value)
+        if value is AnyRealmValue { return Self.unwrapped(value) }  // `.none` reads as nil there (Realm's tests)
+        return Self.unwrapped(value) ?? NSNull()
     }
 
     /// `key.property…`: the value for the first component, then key-value coding on it (objects); a single key is
@@ -44,7 +46,7 @@ extension Map {
         guard let value = self[Key(_outpostKey: parts[0])], let object = Self.unwrapped(value) as? ObjectBase else {
             return nil
         }
-        return object[parts[1]].flatMap(Self.flattened).map { $0 as AnyObject }
+        return object[parts[1]].flatMap(KeyValueBridge.flatten).map { $0 as AnyObject }
     }
 
     /// Sets (or with nil, removes) the value for a string key. A value of another type traps, naming it.
@@ -61,13 +63,7 @@ extension Map {
 
     /// A value as Realm's key-value coding hands it out: the wrapped value of an optional, nil for nil.
     private static func unwrapped(_ value: Value) -> AnyObject? {
-        flattened(value).map { $0 as AnyObject }
-    }
-
-    private static func flattened(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.flatMap { flattened($0.value) }
+        KeyValueBridge.flatten(value).map { $0 as AnyObject }
     }
 
     // MARK: Queries and sorts (of the values)
@@ -143,11 +139,13 @@ extension Map where Value.PersistedType: MinMaxType {
 
 extension Map where Value.PersistedType: AddableType {
     /// The sum of the values (zero when there are none; nils are left out).
-    public func sum() -> Value { Value._load(ValueAggregate.sum(storedValues)) ?? Value._defaultValue() }
+    public func sum() -> Value {
+        Value._load(ValueAggregate.sum(storedValues, of: Value.self, managed: realm != nil, keyed: true)) ?? Value._defaultValue()
+    }
 
     /// The average of the values (nil when there are none; nils are left out).
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
-        ValueAggregate.average(storedValues, as: T.self)
+        ValueAggregate.average(storedValues, of: Value.self, managed: realm != nil, as: T.self)
     }
 }
 

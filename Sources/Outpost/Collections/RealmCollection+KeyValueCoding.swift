@@ -6,7 +6,9 @@ import OutpostCore
 extension RealmCollection {
     /// The value of `key` for every element, in order (`NSNull()` for nil); `"self"` gives the elements. A
     /// `MutableSet` gives a `Set` of them.
-    public func value(forKey key: String) -> Any? {
+    public func value(forKey key: String) -> Any? { _kvcValue(forKey: key) }
+
+    func _kvcValue(forKey key: String) -> Any? {
         let values = map { element in Self.value(of: element, key: key) ?? NSNull() }
         guard self is any _OutpostSetCollection else { return values }
         return Set(values.compactMap { $0 as? AnyHashable })
@@ -14,7 +16,9 @@ extension RealmCollection {
 
     /// Like ``value(forKey:)`` for a dotted key path (`"owner.name"`), or a collection operator over one:
     /// `@count`, `@min.age`, `@max.age`, `@sum.age`, `@avg.age`.
-    public func value(forKeyPath keyPath: String) -> Any? {
+    public func value(forKeyPath keyPath: String) -> Any? { _kvcValue(forKeyPath: keyPath) }
+
+    func _kvcValue(forKeyPath keyPath: String) -> Any? {
         guard keyPath.hasPrefix("@") else {
             let components = keyPath.split(separator: ".").map(String.init)
             let values = map { element -> Any in
@@ -67,7 +71,7 @@ extension RealmCollection {
     }
 
     private static func value(of element: Any, key: String) -> Any? {
-        if key == "self" { return element }
+        if key == "self" { return KeyValueBridge.flatten(element) }
         guard let object = element as? ObjectBase else {
             fatalError("[<\(type(of: element))> valueForUndefinedKey:]: this class is not key value coding-compliant "
                 + "for the key \(key).")
@@ -91,5 +95,28 @@ extension RealmCollection {
         case .date(let v): v
         default: nil
         }
+    }
+}
+
+/// Realm's `List` and `MutableSet` answer key-value reads with an array of objects (a set's values once each).
+extension List {
+    /// The value of `key` for every element, in order (`NSNull()` for nil); `"self"` gives the elements.
+    public func value(forKey key: String) -> [AnyObject] { objects(_kvcValue(forKey: key), keyPath: key) }
+
+    /// Like ``value(forKey:)`` for a dotted key path (`"owner.name"`). A collection operator gives one value, not an
+    /// array: read it through `AnyRealmCollection` or `Results` (on a `List` Realm traps too).
+    public func value(forKeyPath keyPath: String) -> [AnyObject] { objects(_kvcValue(forKeyPath: keyPath), keyPath: keyPath) }
+}
+
+extension MutableSet {
+    /// The values of `key` of the elements, each once, in no particular order.
+    public func value(forKey key: String) -> [AnyObject] { objects(_kvcValue(forKey: key), keyPath: key) }
+}
+
+extension RealmCollection {
+    fileprivate func objects(_ value: Any?, keyPath: String) -> [AnyObject] {
+        if let array = value as? [Any] { return array.map { $0 as AnyObject } }
+        if let set = value as? Set<AnyHashable> { return set.map { $0.base as AnyObject } }
+        fatalError("Key path '\(keyPath)' gives one value, not one per element: read it through AnyRealmCollection")
     }
 }

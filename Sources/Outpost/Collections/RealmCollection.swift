@@ -191,11 +191,13 @@ extension RealmCollection where Element.PersistedType: MinMaxType {
 
 extension RealmCollection where Element.PersistedType: AddableType {
     /// The sum of the values (zero when there are none; nils are left out).
-    public func sum() -> Element { Element._load(ValueAggregate.sum(_storedValues)) ?? Element._defaultValue() }
+    public func sum() -> Element {
+        Element._load(ValueAggregate.sum(_storedValues, of: Element.self, managed: realm != nil)) ?? Element._defaultValue()
+    }
 
     /// The average of the values (nil when there are none; nils are left out).
     public func average<T: _HasPersistedType>() -> T? where T.PersistedType: AddableType {
-        ValueAggregate.average(_storedValues, as: T.self)
+        ValueAggregate.average(_storedValues, of: Element.self, managed: realm != nil, as: T.self)
     }
 }
 

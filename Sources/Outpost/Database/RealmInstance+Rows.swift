@@ -132,6 +132,11 @@ extension RealmInstance {
             if row.realm === self || (row.realm.path == path && !row.realm.isFrozen) {
                 if row.realm !== self { return row.rowid }
                 // An embedded object created from a nested dictionary just now gets its parent here.
+                if row.table.schema.isEmbedded, embeddedKeptInPlace?.table == row.table.className,
+                    embeddedKeptInPlace?.rowids.remove(row.rowid) != nil
+                {
+                    return row.rowid
+                }
                 if row.table.schema.isEmbedded && parentlessEmbeddedRows.remove(ObjectIdentifier(row)) == nil {
                     fail(Realm.Error(.invalidInput,
                         "Can't set link to existing managed embedded object: '\(owner).\(property.name)'"))

@@ -27,8 +27,14 @@ extension RealmInstance {
             fail(Realm.Error(.invalidInput, "Property '\(table.className).\(property.name)' is computed and can't be set."))
             return
         }
-        guard let newValue = encode(content, property: property, owner: table.className) else { return }
         let oldValue = row.values[column]
+        if property.collection != .none, property.type == .object, let target = property.objectClassName,
+            self.table(named: target)?.schema.isEmbedded == true
+        {
+            embeddedKeptInPlace = (target, Set(Self.linkedRowids(oldValue, property: property)))
+        }
+        defer { embeddedKeptInPlace = nil }
+        guard let newValue = encode(content, property: property, owner: table.className) else { return }
         if property.isPrimaryKey && !isMigrating {
             if newValue != oldValue {
                 fail(Realm.Error(.invalidInput,

@@ -46,6 +46,9 @@ final class RealmInstance {
     var pendingError: Realm.Error?
     /// Embedded objects created from nested values in `create(_:value:)` that wait for their parent's link.
     var parentlessEmbeddedRows: Set<ObjectIdentifier> = []
+    /// While a property is rewritten (a list's remove, move or swap): the embedded rows it already holds, each of
+    /// which may take its place again once.
+    var embeddedKeptInPlace: (table: String, rowids: Set<Int64>)?
     /// Set while a migration block runs: primary keys may be changed (they are checked afterwards).
     var isMigrating = false
     /// Rows added and not written to SQLite yet (RealmInstance+Inserts.swift).

@@ -325,6 +325,8 @@ enum ValueConversion {
     private static func sequenceElements(_ value: Any) -> [Any]? {
         if let array = value as? [Any] { return array }
         if let collection = value as? any _OutpostCollectionContents { return collection._elementsAsAny() }
+        // Results, LinkingObjects and AnyRealmCollection: Realm takes any of its collections as a list's value.
+        if let collection = value as? any RealmCollection { return collection.map { $0 as Any } }
         return nil
     }
 

@@ -30,7 +30,7 @@ public enum AnyRealmValue: Hashable {
     public var objectIdValue: ObjectId? { if case .objectId(let v) = self { v } else { nil } }
     public var decimal128Value: Decimal128? { if case .decimal128(let v) = self { v } else { nil } }
     public var uuidValue: UUID? { if case .uuid(let v) = self { v } else { nil } }
-    public func objectValue<T: Object>(_ objectType: T.Type) -> T? { if case .object(let o) = self { o as? T } else { nil } }
+    public func object<T: Object>(_ objectType: T.Type) -> T? { if case .object(let o) = self { o as? T } else { nil } }
     /// The object held, read by property name (for a class this process has no Swift class for, or any other).
     public var dynamicObject: DynamicObject? {
         guard case .object(let o) = self else { return nil }

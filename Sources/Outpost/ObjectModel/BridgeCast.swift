@@ -10,7 +10,7 @@ public func dynamicBridgeCast<T>(fromObjectiveC x: Any) -> T {
         return optional.init(nilLiteral: ()) as! T
     }
     if let target = T.self as? any _StorableValue.Type, let source = x as? any _StorableValue,
-        let value = target._load(source._store()) as? T
+        let loaded = target._load(source._store()), let value = loaded as? T
     {
         return value
     }

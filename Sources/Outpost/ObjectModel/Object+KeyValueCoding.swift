@@ -8,11 +8,11 @@ extension ObjectBase {
             let field = Self.field(named: key, of: self)
             if let row = _row {
                 guard let (index, _) = row.table.property(named: key) else { Self.invalidName(key, of: self) }
-                return Self.flatten(field.type.managedValue(_PropertyAccessor(row: row, propertyIndex: index)))
+                return KeyValueBridge.flatten(field.type.managedValue(_PropertyAccessor(row: row, propertyIndex: index)))
             }
             return withExtendedLifetime(self) {
                 let base = Unmanaged.passUnretained(self).toOpaque()
-                return Self.flatten(field.type.value(at: base.advanced(by: field.offset)))
+                return KeyValueBridge.flatten(field.type.value(at: base.advanced(by: field.offset)))
             }
         }
     }
@@ -51,42 +51,10 @@ extension ObjectBase {
         return field
     }
 
-    /// What an `AnyRealmValue` holds, as Realm's key-value coding answers it (`1` for `.int(1)`, nil for `.none`).
-    private static func payload(of value: AnyRealmValue) -> Any? {
-        switch value {
-        case .none: nil
-        case .int(let v): v
-        case .bool(let v): v
-        case .float(let v): v
-        case .double(let v): v
-        case .string(let v): v
-        case .data(let v): v
-        case .date(let v): v
-        case .object(let v): v
-        case .objectId(let v): v
-        case .decimal128(let v): v
-        case .uuid(let v): v
-        case .list(let v): v
-        case .dictionary(let v): v
-        }
-    }
-
     private static func invalidName(_ key: String, of object: ObjectBase) -> Never {
         fatalError("Invalid property name '\(key)' for class '\(type(of: object).className())'.")
     }
 
-    /// `value` unwrapped from the optional it may be, nil for a nil optional; an enum as its raw value (what the file
-    /// holds, as Realm's key-value coding answers).
-    private static func flatten(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else {
-            if let persistable = value as? any PersistableEnum { return persistable.rawValue }
-            if let mixed = value as? AnyRealmValue { return payload(of: mixed) }
-            return value
-        }
-        guard let wrapped = mirror.children.first?.value else { return nil }
-        return flatten(wrapped)
-    }
 }
 
 extension ObjectBase {
@@ -107,4 +75,41 @@ extension ObjectBase {
 
     /// Sets the property named `key`, as `self[key] = value` (Realm's `NSObject` key-value coding).
     public func setValue(_ value: Any?, forKey key: String) { self[key] = value }
+}
+
+/// Values as Realm's key-value coding answers them (through Objective-C there): an optional unwrapped (nil for
+/// nil), an enum as its raw value, an `AnyRealmValue` as what it holds. Objects, maps and collections share it.
+enum KeyValueBridge {
+    /// `value` unwrapped from the optional it may be, nil for a nil optional; an enum as its raw value (what the file
+    /// holds, as Realm's key-value coding answers).
+    static func flatten(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else {
+            if let persistable = value as? any PersistableEnum { return persistable.rawValue }
+            if let mixed = value as? AnyRealmValue { return payload(of: mixed) }
+            return value
+        }
+        guard let wrapped = mirror.children.first?.value else { return nil }
+        return flatten(wrapped)
+    }
+
+    /// What an `AnyRealmValue` holds, as Realm's key-value coding answers it (`1` for `.int(1)`, nil for `.none`).
+    static func payload(of value: AnyRealmValue) -> Any? {
+        switch value {
+        case .none: nil
+        case .int(let v): v
+        case .bool(let v): v
+        case .float(let v): v
+        case .double(let v): v
+        case .string(let v): v
+        case .data(let v): v
+        case .date(let v): v
+        case .object(let v): v
+        case .objectId(let v): v
+        case .decimal128(let v): v
+        case .uuid(let v): v
+        case .list(let v): v
+        case .dictionary(let v): v
+        }
+    }
 }

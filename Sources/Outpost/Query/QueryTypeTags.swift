@@ -130,8 +130,9 @@ extension Optional: AddableType where Wrapped: AddableType {}
 /// that take `T: _HasPersistedType` reach the stored form of their scalar `T` through these.
 extension _HasPersistedType {
     static func _loadStored(_ value: _StoredValue) -> Self? {
-        guard let storable = Self.self as? any _StorableValue.Type else { return nil }
-        return storable._load(value) as? Self
+        // Unwrapped before the cast: a nil result cast to an optional `Self` would read as a loaded nil.
+        guard let storable = Self.self as? any _StorableValue.Type, let loaded = storable._load(value) else { return nil }
+        return loaded as? Self
     }
 
     /// The default of a scalar type; traps for a type with no stored value (a collection), which no aggregate

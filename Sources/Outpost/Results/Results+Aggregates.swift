@@ -166,6 +166,37 @@ enum ValueAggregate {
         return .double(present.compactMap(double).reduce(0, +))
     }
 
+    /// A collection's sum. Mixed values follow Realm: realm-core adds their numbers as a decimal (a list's or a
+    /// set's zero too; a map's is the integer 0); an unmanaged collection adds them as Foundation's `@sum`, a double
+    /// (the integer 0 when empty).
+    static func sum(_ values: [_StoredValue], of element: Any.Type, managed: Bool, keyed: Bool = false) -> _StoredValue {
+        guard element == AnyRealmValue.self else { return sum(values) }
+        let numbers = values.filter(isNumber)
+        if managed && !(keyed && numbers.isEmpty) { return .decimal128(numbers.reduce(Decimal128(0)) { $0 + decimal($1) }) }
+        return numbers.isEmpty ? .int(0) : .double(numbers.compactMap(double).reduce(0, +))
+    }
+
+    /// A collection's average as `T`; of mixed values a decimal when managed, a double when not (as `sum`).
+    static func average<T: _HasPersistedType>(_ values: [_StoredValue], of element: Any.Type, managed: Bool, as: T.Type) -> T? {
+        guard element == AnyRealmValue.self else { return average(values, as: T.self) }
+        let numbers = values.filter(isNumber)
+        guard !numbers.isEmpty else { return nil }
+        let total = sum(numbers, of: element, managed: managed)
+        let mean: _StoredValue = switch total {
+        case .decimal128(let d): .decimal128(d / Decimal128(numbers.count))
+        default: .double((double(total) ?? 0) / Double(numbers.count))
+        }
+        return T._loadStored(mean)
+    }
+
+    private static func decimal(_ value: _StoredValue) -> Decimal128 {
+        switch value {
+        case .int(let v): Decimal128(v)
+        case .decimal128(let v): v
+        default: Decimal128(double(value) ?? 0)
+        }
+    }
+
     /// The average as `T`: a double (a decimal for decimals), or truncated for an integer type.
     static func average<T: _HasPersistedType>(_ values: [_StoredValue], as: T.Type) -> T? {
         average(values).flatMap { average in

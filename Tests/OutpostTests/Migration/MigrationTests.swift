@@ -500,6 +500,6 @@ func seed(_ configuration: Realm.Configuration, _ body: (Realm) -> Void) throws 
         #expect(bag.prices["usd"] == 2.0)
         #expect(bag.prices["eur"] == nil)
         #expect(bag.level == "level 2")
-        #expect((bag.anything.objectValue(BagTagV1.self))?.label == "red")
+        #expect((bag.anything.object(BagTagV1.self))?.label == "red")
     }
 }

@@ -213,6 +213,32 @@ actor PeopleStore {
         #expect(await store.count() == 1)
         token.invalidate()
     }
+
+    /// A projection observed on a custom actor from `@MainActor`, and on the main actor from a custom actor.
+    @MainActor @Test func projectionsObservedOnActors() async throws {
+        let f = try NotificationFixture()
+        defer { f.remove() }
+        try f.addPeople()
+        let realm = try await Realm(configuration: f.configuration)
+        let card = NPersonCard(projecting: try #require(realm.object(ofType: NPerson.self, forPrimaryKey: 3)))
+        let store = PeopleStore()
+        try await store.open(f.configuration)
+        let seen = Deliveries<String>()
+        let token = await card.observe(keyPaths: [\NPersonCard.title], on: store) {
+            (store: isolated PeopleStore, change: ObjectChange<NPersonCard>) in
+            store.assertIsolated()
+            if case .change(let card, _) = change { seen.yield("store: \(card.title)") } else { seen.yield("other") }
+        }
+        MainActor.assertIsolated()
+        try await store.rename(3, "Three")
+        #expect(await seen.next() == "store: Three")
+        token.invalidate()
+
+        let fromStore = await store.observeCard(3) { seen.yield("main: \($0)") }
+        try await Self.write(f.configuration) { realm in realm.object(ofType: NPerson.self, forPrimaryKey: 3)!.name = "3" }
+        #expect(await seen.next() == "main: 3")
+        fromStore.invalidate()
+    }
 }
 
 extension PeopleStore {
@@ -224,5 +250,23 @@ extension PeopleStore {
             case .error: report(-1)
             }
         }
+    }
+}
+
+final class NPersonCard: Projection<NPerson> {
+    @Projected(\NPerson.name) var title
+    @Projected(\NPerson.age) var years
+}
+
+extension PeopleStore {
+    /// Observes a projection of the store's own person on the main actor, called from this actor.
+    func observeCard(_ id: Int, _ report: @escaping @Sendable (String) -> Void) async -> NotificationToken {
+        let card = NPersonCard(projecting: realm!.object(ofType: NPerson.self, forPrimaryKey: id)!)
+        let token = await card.observe(keyPaths: ["name"], on: MainActor.shared) { _, change in
+            MainActor.assertIsolated()
+            if case .change(let card, _) = change { report(card.title) } else { report("other") }
+        }
+        assertIsolated()
+        return token
     }
 }

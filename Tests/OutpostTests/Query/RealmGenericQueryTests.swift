@@ -147,7 +147,7 @@ final class RGQItem: Object {
         }
         #expect(ids(realm) { $0.anyCol == .object(child) } == [1])
         #expect(ids(realm) { $0.anyCol != .object(child) } == [2])
-        #expect(second.anyCol.objectValue(RGQChild.self)?.name == "x")
+        #expect(second.anyCol.object(RGQChild.self)?.name == "x")
         #expect(realm.objects(RGQItem.self).filter("anyCol == %@", child).count == 1)
     }
 
