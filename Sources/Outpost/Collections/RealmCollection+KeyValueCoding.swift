@@ -31,6 +31,15 @@ extension RealmCollection {
         }
         let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
         if parts[0] == "@count" { return count }
+        // Foundation's array operators: the values of a key path of every element, or each distinct one once.
+        if parts.count == 2, parts[0] == "@unionOfObjects" || parts[0] == "@distinctUnionOfObjects" {
+            let inner = _kvcValue(forKeyPath: parts[1])
+            let values: [Any] = (inner as? [Any]) ?? (inner as? Set<AnyHashable>)?.map { $0.base } ?? []
+            let present = values.filter { !($0 is NSNull) }
+            guard parts[0] == "@distinctUnionOfObjects" else { return present }
+            var seen = Set<AnyHashable>()
+            return present.filter { ($0 as? AnyHashable).map { seen.insert($0).inserted } ?? true }
+        }
         guard parts.count == 2 else {
             fatalError("Invalid key path '\(keyPath)': a collection operator other than @count needs a property")
         }

@@ -116,13 +116,35 @@ extension RealmCollection {
     // MARK: Aggregates of a property of the objects
 
     /// The smallest value of a property of the objects (nil when there are none).
-    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { _results.min(ofProperty: property) }
+    public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        if let values = _unmanagedValues(property) { return ValueAggregate.min(values).flatMap(T._loadStored) }
+        return _results.min(ofProperty: property)
+    }
     /// The largest value of a property of the objects (nil when there are none).
-    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType { _results.max(ofProperty: property) }
+    public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        if let values = _unmanagedValues(property) { return ValueAggregate.max(values).flatMap(T._loadStored) }
+        return _results.max(ofProperty: property)
+    }
     /// The sum of a property of the objects (zero when there are none).
-    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType { _results.sum(ofProperty: property) }
+    public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        if let values = _unmanagedValues(property) { return T._loadStored(ValueAggregate.sum(values)) ?? T._storedDefault() }
+        return _results.sum(ofProperty: property)
+    }
     /// The average of a property of the objects (nil when there are none).
-    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType { _results.average(ofProperty: property) }
+    public func average<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        if let values = _unmanagedValues(property) { return ValueAggregate.average(values, as: T.self) }
+        return _results.average(ofProperty: property)
+    }
+
+    /// The non-null values of a property of the objects of an unmanaged list or set, which Realm aggregates in
+    /// memory (it queries nothing else unmanaged); nil for a managed collection. An unknown name traps as in Realm.
+    func _unmanagedValues(_ property: String) -> [_StoredValue]? {
+        guard realm == nil, self is any _OutpostCollectionContents else { return nil }
+        return compactMap { element -> _StoredValue? in
+            guard let object = element as? ObjectBase else { return nil }
+            return (object.value(forKeyPath: property) as? any _StorableValue)?._store()
+        }.filter { !$0.isNull }
+    }
 }
 
 extension RealmCollection where Element: ObjectBase {
@@ -154,19 +176,23 @@ extension RealmCollection where Element: ObjectBase {
     }
 
     public func min<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        _results.min(of: keyPath)
+        if let values = _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: ".")) { return ValueAggregate.min(values).flatMap(T._loadStored) }
+        return _results.min(of: keyPath)
     }
 
     public func max<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        _results.max(of: keyPath)
+        if let values = _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: ".")) { return ValueAggregate.max(values).flatMap(T._loadStored) }
+        return _results.max(of: keyPath)
     }
 
     public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
-        _results.sum(of: keyPath)
+        if let values = _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: ".")) { return T._loadStored(ValueAggregate.sum(values)) ?? T._storedDefault() }
+        return _results.sum(of: keyPath)
     }
 
     public func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
-        _results.average(of: keyPath)
+        if let values = _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: ".")) { return ValueAggregate.average(values, as: T.self) }
+        return _results.average(of: keyPath)
     }
 }
 

@@ -6,7 +6,8 @@ import OutpostCore
 /// isolated, as `block(actor, change)`. The returned token keeps the actor's Realm open until it is invalidated.
 enum ActorObservation {
     /// Opens the actor's Realm, resolves `handle` in it and runs `register` on the actor. A cancelled task, a Realm
-    /// that cannot be opened or a value that no longer exists give a token that observes nothing (Realm's too).
+    /// that cannot be opened or a value that no longer exists give a token that observes nothing and is already
+    /// invalidated (`invalidate()` answers false), as Realm's is.
     static func observe<A: Actor, Value>(
         configuration: Realm.Configuration, handle: _ThreadSafeHandle, on actor: A,
         resolve: @escaping @Sendable (Realm, _ThreadSafeHandle) -> Value?,
@@ -17,7 +18,11 @@ enum ActorObservation {
             guard !Task.isCancelled,
                 let realm = try? await Realm(configuration: carried.value, actor: actor),
                 let value = resolve(realm, handle)
-            else { return NotificationToken {} }
+            else {
+                let token = NotificationToken {}
+                _ = token.invalidate()
+                return token
+            }
             let inner = register(actor, value)
             return NotificationToken(state: inner.state) {
                 withExtendedLifetime(realm) { _ = inner.invalidate() }

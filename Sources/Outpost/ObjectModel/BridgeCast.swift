@@ -9,8 +9,8 @@ public func dynamicBridgeCast<T>(fromObjectiveC x: Any) -> T {
     if x is NSNull, let optional = T.self as? any ExpressibleByNilLiteral.Type {
         return optional.init(nilLiteral: ()) as! T
     }
-    if let target = T.self as? any _StorableValue.Type, let source = x as? any _StorableValue,
-        let loaded = target._load(source._store()), let value = loaded as? T
+    if let target = T.self as? any _StorableValue.Type, let stored = bridgedStoredValue(x),
+        let loaded = target._load(stored), let value = loaded as? T
     {
         return value
     }
@@ -19,3 +19,15 @@ public func dynamicBridgeCast<T>(fromObjectiveC x: Any) -> T {
 
 /// Realm's conversion of a Swift value for Objective-C: Outpost keeps Swift values, so the value itself.
 public func dynamicBridgeCast<T>(fromSwift x: T) -> Any { x }
+
+/// The stored form of a value that may have crossed to an object (`as AnyObject` makes numbers `NSNumber`s and
+/// strings `NSString`s on Linux, as on Apple platforms): an integral number as an integer, another as a double.
+private func bridgedStoredValue(_ x: Any) -> _StoredValue? {
+    if let value = x as? any _StorableValue { return value._store() }
+    if let string = x as? String { return .string(string) }
+    if let number = x as? NSNumber {
+        let double = number.doubleValue
+        return double.rounded() == double && abs(double) < 9.0e15 ? .int(number.int64Value) : .double(double)
+    }
+    return nil
+}

@@ -236,6 +236,12 @@ final class CQOwner: Object {
         #expect(rex.owners.filter("id == 1").count == 1)
         #expect(rex.owners.sum(ofProperty: "id") as Int == 1)
         #expect(rex.owners.description.hasPrefix("LinkingObjects<CQOwner> <0x0> (\n\t[0] CQOwner {\n\t\tid = 1;"))
+        try realm.write { realm.create(CQOwner.self, value: ["id": 2]) }  // links to no dog
+        let frozen = rex.owners.freeze()
+        #expect(frozen.isFrozen && frozen.count == 1)
+        #expect(frozen.filter("id >= 1").count == 1)
+        #expect(frozen.where { $0.id >= 1 }.count == 1)
+        #expect(frozen.filter("id >= 1").isFrozen)
     }
 
     @Test func genericCodeRunsOnEveryKindOfCollection() throws {

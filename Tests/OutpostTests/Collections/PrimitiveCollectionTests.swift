@@ -17,6 +17,7 @@ final class PCHolder: Object {
     @Persisted var others: List<PCHolder>
     @Persisted var embedded: List<PCEmbedded>
     @Persisted var wrapped: List<PCWrapper>
+    @Persisted var levels: List<PCLevel>
 }
 
 final class PCEmbedded: EmbeddedObject {
@@ -32,8 +33,13 @@ struct PCWrapper: CustomPersistable, Equatable {
     var persistableValue: PCEmbedded { PCEmbedded(value: [value]) }
 }
 
+enum PCLevel: Int8, PersistableEnum {
+    case low = 1, high = 2
+}
+
 final class PCChild: Object {
     @Persisted var name = ""
+    @Persisted var age: Int8 = 0
     @Persisted(originProperty: "children") var holders: LinkingObjects<PCHolder>
 }
 
@@ -155,6 +161,39 @@ final class PCChild: Object {
             #expect(holder.wrapped.map(\.value) == [3, 9, 4])
             holder.wrapped.removeLast()
             #expect(holder.wrapped.map(\.value) == [3, 9])
+            holder.realm?.cancelWrite()
+        }
+    }
+
+    /// An unmanaged list or set aggregates a property of its objects in memory, by name or by key path (Realm's
+    /// does; it queries nothing else unmanaged).
+    @Test func unmanagedCollectionsAggregateAPropertyOfTheirObjects() {
+        let holder = PCHolder()
+        holder.children.append(objectsIn: [1, 2, 6].map { PCChild(value: ["name": "c\($0)", "age": Int8($0)]) })
+        holder.childSet.insert(objectsIn: Array(holder.children))
+        #expect(holder.children.min(ofProperty: "age") as Int8? == 1)
+        #expect(holder.children.max(of: \.age) == 6)
+        #expect(holder.children.sum(ofProperty: "age") as Int == 9)
+        #expect(holder.children.average(ofProperty: "age") as Double? == 3)
+        #expect(holder.childSet.average(of: \.age) == 3)
+        #expect(holder.childSet.sum(of: \.age) == 9)
+        #expect(PCHolder().children.average(of: \.age) == nil)
+    }
+
+    /// Foundation's `@unionOfObjects` and `@distinctUnionOfObjects`; values that crossed to objects (`NSNumber`,
+    /// `NSString`) convert back with `dynamicBridgeCast`, to an enum too.
+    @Test func keyValueArrayOperatorsAndBridgedValues() throws {
+        for holder in try holders() {
+            holder.children.append(objectsIn: ["a", "b", "a"].map { PCChild(value: ["name": $0]) })
+            let all = AnyRealmCollection(holder.children)
+            #expect(all.value(forKeyPath: "@unionOfObjects.name") as? [String] == ["a", "b", "a"])
+            #expect(all.value(forKeyPath: "@distinctUnionOfObjects.name") as? [String] == ["a", "b"])
+            holder.levels.append(objectsIn: [.high, .low])
+            let raw: [AnyObject] = holder.levels.value(forKey: "self")
+            #expect(raw.map { dynamicBridgeCast(fromObjectiveC: $0) as PCLevel } == [.high, .low])
+            #expect(dynamicBridgeCast(fromObjectiveC: NSNumber(value: 2)) as PCLevel == .high)
+            #expect(dynamicBridgeCast(fromObjectiveC: NSString(string: "x")) as String == "x")
+            #expect(dynamicBridgeCast(fromObjectiveC: NSNumber(value: 1.5)) as Double == 1.5)
             holder.realm?.cancelWrite()
         }
     }

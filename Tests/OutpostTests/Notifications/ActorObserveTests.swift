@@ -214,6 +214,21 @@ actor PeopleStore {
         token.invalidate()
     }
 
+    /// Observing from a cancelled task registers nothing and gives a token already invalidated (Realm's too).
+    @Test func aCancelledTaskGetsAnInvalidatedToken() async throws {
+        let f = try NotificationFixture()
+        defer { f.remove() }
+        let store = PeopleStore()
+        let configuration = f.configuration
+        let task = Task { @MainActor () -> Bool in
+            let realm = try! await Realm(configuration: configuration)
+            withUnsafeCurrentTask { $0?.cancel() }
+            let token = await realm.objects(NPerson.self).observe(on: store) { _, _ in Issue.record("registered") }
+            return token.invalidate()
+        }
+        #expect(await task.value == false)
+    }
+
     /// A projection observed on a custom actor from `@MainActor`, and on the main actor from a custom actor.
     @MainActor @Test func projectionsObservedOnActors() async throws {
         let f = try NotificationFixture()
