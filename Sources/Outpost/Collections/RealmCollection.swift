@@ -72,6 +72,25 @@ extension RealmCollection {
         return results.filter(predicate)
     }
 
+    /// The elements matching an `NSPredicate`. Linux's Foundation builds only constant ones (`NSPredicate(value:)`,
+    /// read through their format text); a block predicate traps, as Realm's does.
+    public func filter(_ predicate: NSPredicate) -> Results<Element> {
+        filter(Self.queryText(of: predicate))
+    }
+
+    /// The position of the first element matching an `NSPredicate` (see ``filter(_:)-(NSPredicate)``), or nil.
+    public func index(matching predicate: NSPredicate) -> Int? {
+        index(matching: Self.queryText(of: predicate))
+    }
+
+    private static func queryText(of predicate: NSPredicate) -> String {
+        let text = predicate.predicateFormat
+        guard text == "TRUEPREDICATE" || text == "FALSEPREDICATE" else {
+            fatalError("Unsupported predicate '\(text)': on Linux only NSPredicate(value:) can be read; use query text or where { … }")
+        }
+        return text
+    }
+
     /// The elements sorted by several descriptors, the first being the most significant; ties keep the
     /// collection's order.
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {

@@ -186,7 +186,7 @@ enum ValueAggregate {
         case .decimal128(let d): .decimal128(d / Decimal128(numbers.count))
         default: .double((double(total) ?? 0) / Double(numbers.count))
         }
-        return T._loadStored(mean)
+        return T._loadStored(mean) ?? double(mean).flatMap { T._loadStored(.double($0)) }  // read as a double too
     }
 
     private static func decimal(_ value: _StoredValue) -> Decimal128 {

@@ -198,6 +198,19 @@ final class PCChild: Object {
         }
     }
 
+    /// `filter(NSPredicate)` and `index(matching: NSPredicate)` take the predicates Linux's Foundation builds.
+    @Test func constantNSPredicatesFilter() throws {
+        let realm = try realm()
+        try realm.write {
+            let holder = realm.create(PCHolder.self)
+            holder.children.append(objectsIn: ["a", "b"].map { PCChild(value: ["name": $0]) })
+            #expect(holder.children.filter(NSPredicate(value: true)).map(\.name) == ["a", "b"])
+            #expect(holder.children.filter(NSPredicate(value: false)).isEmpty)
+            #expect(realm.objects(PCChild.self).filter(NSPredicate(value: true)).count == 2)
+            #expect(holder.children.index(matching: NSPredicate(value: true)) == 0)
+        }
+    }
+
     /// Realm's `AnyRealmValue.object(_:)`: the object if the value holds one of that class.
     @Test func aMixedValueGivesItsObject() throws {
         let child = PCChild(value: ["name": "x"])
