@@ -103,6 +103,15 @@ extension ObjectId: _HasPersistedType, SortableType {
 extension UUID: _HasPersistedType, SortableType {
     public typealias PersistedType = UUID
 }
+/// Realm's: the aggregates by name can answer Foundation's boxes (`min(ofProperty: "age") as NSNumber?`); they are
+/// no property types.
+extension NSNumber: _HasPersistedType, MinMaxType, AddableType {
+    public typealias PersistedType = NSNumber
+}
+extension NSDate: _HasPersistedType, MinMaxType {
+    public typealias PersistedType = NSDate
+}
+
 /// Realm's: the aggregates of mixed values take the numbers (and dates for min and max) among them.
 extension AnyRealmValue: MinMaxType, AddableType {}
 
@@ -130,6 +139,13 @@ extension Optional: AddableType where Wrapped: AddableType {}
 /// that take `T: _HasPersistedType` reach the stored form of their scalar `T` through these.
 extension _HasPersistedType {
     static func _loadStored(_ value: _StoredValue) -> Self? {
+        switch value {
+        case .int(let v) where Self.self == NSNumber.self: return NSNumber(value: v) as? Self
+        case .double(let v) where Self.self == NSNumber.self: return NSNumber(value: v) as? Self
+        case .float(let v) where Self.self == NSNumber.self: return NSNumber(value: v) as? Self
+        case .date(let v) where Self.self == NSDate.self: return NSDate(timeIntervalSince1970: v.timeIntervalSince1970) as? Self
+        default: break
+        }
         // Unwrapped before the cast: a nil result cast to an optional `Self` would read as a loaded nil.
         guard let storable = Self.self as? any _StorableValue.Type, let loaded = storable._load(value) else { return nil }
         return loaded as? Self
@@ -138,6 +154,7 @@ extension _HasPersistedType {
     /// The default of a scalar type; traps for a type with no stored value (a collection), which no aggregate
     /// signature lets through.
     static func _storedDefault() -> Self {
+        if Self.self == NSNumber.self, let zero = NSNumber(value: 0) as? Self { return zero }
         guard let storable = Self.self as? any _StorableValue.Type, let value = storable._defaultValue() as? Self else {
             preconditionFailure("'\(Self.self)' is not a stored value type")
         }

@@ -167,7 +167,7 @@ final class PCChild: Object {
 
     /// An unmanaged list or set aggregates a property of its objects in memory, by name or by key path (Realm's
     /// does; it queries nothing else unmanaged).
-    @Test func unmanagedCollectionsAggregateAPropertyOfTheirObjects() {
+    @Test func unmanagedCollectionsAggregateAPropertyOfTheirObjects() throws {
         let holder = PCHolder()
         holder.children.append(objectsIn: [1, 2, 6].map { PCChild(value: ["name": "c\($0)", "age": Int8($0)]) })
         holder.childSet.insert(objectsIn: Array(holder.children))
@@ -178,6 +178,14 @@ final class PCChild: Object {
         #expect(holder.childSet.average(of: \.age) == 3)
         #expect(holder.childSet.sum(of: \.age) == 9)
         #expect(PCHolder().children.average(of: \.age) == nil)
+        // Realm's aggregates by name also answer Foundation's boxes.
+        #expect(holder.children.max(ofProperty: "age") as NSNumber? == NSNumber(value: 6))
+        #expect(holder.children.sum(ofProperty: "age") as NSNumber == NSNumber(value: 9))
+        let realm = try realm()
+        try realm.write { realm.add(holder) }
+        #expect(holder.children.min(ofProperty: "age") as NSNumber? == NSNumber(value: 1))
+        #expect(realm.objects(PCChild.self).average(ofProperty: "age") as NSNumber? == NSNumber(value: 3.0))
+        #expect(holder.children.sum(ofProperty: "age") as NSNumber == NSNumber(value: 9))
     }
 
     /// Foundation's `@unionOfObjects` and `@distinctUnionOfObjects`; values that crossed to objects (`NSNumber`,
