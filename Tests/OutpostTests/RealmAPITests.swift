@@ -51,6 +51,31 @@ import Testing
         #expect(fresh.objects(Owner.self).isEmpty)
     }
 
+    /// Observing and writing from a queue keep no instance of an in-memory Realm alive once they are done.
+    @Test func inMemoryRealmsVanishAfterObservingAndQueueWrites() throws {
+        let id = "mem-\(UUID().uuidString)"
+        let configuration = Realm.Configuration(inMemoryIdentifier: id)
+        let queue = DispatchQueue(label: "writer")
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.create(Owner.self, value: ["id": 1]) }
+            let observed = DispatchSemaphore(value: 0)
+            let token = realm.objects(Owner.self).observe(keyPaths: ["id"], on: queue) { _ in observed.signal() }
+            observed.wait()
+            queue.sync {
+                let writer = try! Realm(configuration: configuration)
+                try! writer.write { writer.create(Owner.self, value: ["id": 2]) }
+            }
+            observed.wait()
+            token.invalidate()
+            let frozen = realm.freeze()
+            #expect(frozen.objects(Owner.self).count == 2)
+        }
+        queue.sync {}
+        let fresh = try Realm(configuration: configuration)
+        #expect(fresh.objects(Owner.self).isEmpty)
+    }
+
     @Test func readOnlyRealmsRefuseWrites() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
