@@ -41,6 +41,9 @@ struct ResultsQuery {
                 throw QueryError(.invalidKeyPath, "Cannot \(sorting ? "sort" : "distinct") on key path '\(keyPath)': "
                     + "a collection of \(values.realmName) values has only 'self'")
             }
+            if sorting, values == .mixed {
+                return MixedSortKeyFunction.sql(element: "e0") + (ascending ? " ASC" : " DESC")
+            }
             let collation = switch values {
             case .decimal128: " COLLATE \(Decimal128Collation.name)"
             case .data: " COLLATE \(Base64BytesCollation.name)"

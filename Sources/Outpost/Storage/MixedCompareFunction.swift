@@ -20,7 +20,7 @@ enum MixedCompareFunction {
     }
 
     /// What a stored mixed value is, for comparing.
-    private enum Item {
+    enum Item {
         case null
         case bool(Bool)
         case int(Int64)
@@ -56,7 +56,7 @@ enum MixedCompareFunction {
 
     /// The stored text decoded as ``ValueCoding/mixed(_:link:)-(JSONValue,_)`` reads it; links and nested collections
     /// stay their text (equal only to the same text). Nil for text that is no stored mixed value.
-    private static func item(_ text: String) -> Item? {
+    static func item(_ text: String) -> Item? {
         guard let json = JSONValue.parse(text) else { return nil }
         if case .object(let fields) = json, fields.count == 1, fields["$link"] != nil { return .identity(text) }
         switch ValueCoding.mixed(json, link: { (_: String, _: Int64) in nil }) {

@@ -31,6 +31,7 @@ final class SQLiteConnection {
         FoldFunction.register(on: db)
         GeoFunction.register(on: db)
         MixedCompareFunction.register(on: db)
+        MixedSortKeyFunction.register(on: db)
     }
 
     deinit {

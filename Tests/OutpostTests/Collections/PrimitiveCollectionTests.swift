@@ -219,6 +219,30 @@ final class PCChild: Object {
         }
     }
 
+    /// A collection of mixed values sorts as realm-core orders them: null, booleans, numbers of any type by value,
+    /// strings, data, dates, ObjectIds, UUIDs.
+    @Test func mixedValuesSortByKindThenValue() throws {
+        let realm = try realm()
+        let date = Date(timeIntervalSince1970: 1_000)
+        let oid = ObjectId.generate()
+        let uuid = UUID()
+        let expected: [AnyRealmValue] = [
+            .none, .bool(false), .bool(true), .int(-3), .double(1.5), .int(2), .float(2.5), .decimal128(Decimal128(123.456)),
+            .int(1 << 60), .string("Apple"), .string("apple"), .data(Data([0])), .data(Data([0, 1])), .date(date),
+            .objectId(oid), .uuid(uuid),
+        ]
+        try realm.write {
+            let holder = realm.create(PCHolder.self)
+            holder.mixed.append(objectsIn: [
+                .uuid(uuid), .string("apple"), .data(Data([0, 1])), .decimal128(Decimal128(123.456)), .int(2), .bool(true),
+                .objectId(oid), .double(1.5), .none, .date(date), .int(1 << 60), .string("Apple"), .float(2.5), .int(-3),
+                .data(Data([0])), .bool(false),
+            ])
+            #expect(Array(holder.mixed.sorted()) == expected)
+            #expect(Array(holder.mixed.sorted(ascending: false)) == expected.reversed())
+        }
+    }
+
     /// Realm's `AnyRealmValue.object(_:)`: the object if the value holds one of that class.
     @Test func aMixedValueGivesItsObject() throws {
         let child = PCChild(value: ["name": "x"])
