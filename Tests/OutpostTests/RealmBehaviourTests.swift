@@ -286,6 +286,29 @@ import Testing
         let realm = try await Realm(configuration: dir.configuration(objectTypes: ThreadingFixture.types))
         #expect(realm.objects(TSPerson.self).sorted(byKeyPath: "name").count == 0)
     }
+
+    /// Unmanaged objects linking in a cycle are freed once added and no longer used (Realm's
+    /// `testAddObjectCycle`): the links let go of the unmanaged objects when they become managed.
+    @Test func addedObjectsLinkingInACycleAreFreed() throws {
+        let dir = TemporaryDirectory(); defer { dir.remove() }
+        weak var weakFirst: CycleNode?
+        weak var weakSecond: CycleNode?
+        do {
+            let first = CycleNode()
+            let second = CycleNode()
+            first.next = second
+            second.next = first
+            first.all.append(second)
+            weakFirst = first
+            weakSecond = second
+            let realm = try Realm(configuration: dir.configuration(objectTypes: [CycleNode.self]))
+            try realm.write { realm.add(first) }
+            #expect(first.realm != nil && second.realm != nil)
+            #expect(first.next?.next?.isSameObject(as: first) == true)
+        }
+        #expect(weakFirst == nil)
+        #expect(weakSecond == nil)
+    }
 }
 
 final class KVConversions: Object {
@@ -332,4 +355,9 @@ final class ACHolder: Object {
     @Persisted var numbers: List<Int>
     @Persisted var names: MutableSet<String>
     @Persisted var scores: Map<String, Int>
+}
+
+final class CycleNode: Object {
+    @Persisted var next: CycleNode?
+    @Persisted var all: List<CycleNode>
 }

@@ -44,6 +44,9 @@ class TestCase: XCTestCase, @unchecked Sendable {
     override func tearDown() {
         queue.sync { }
         try? FileManager.default.removeItem(atPath: testDir)
+        // The next test may not be a TestCase (LoggerTests): leave it a default configuration whose folder exists.
+        Realm.Configuration.defaultConfiguration = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("rs-default.realm"))
         super.tearDown()
     }
 

@@ -253,14 +253,17 @@ extension RealmInstance {
     }
 
     /// The collections an object held before it was added become the managed ones of its row (so `let list =
-    /// object.items` keeps working after `add`, and `object.items === list`, as in Realm).
+    /// object.items` keeps working after `add`, and `object.items === list`, as in Realm), and its links let go of
+    /// the unmanaged objects they held (so unmanaged objects linking in a cycle are freed once added, as in Realm).
     func attachCollections(of object: ObjectBase, to row: ManagedRow) {
         let table = row.table
-        guard table.hasCollections else { return }
+        guard table.hasCollections || table.hasLinks else { return }
         withExtendedLifetime(object) {
             let base = Unmanaged.passUnretained(object).toOpaque()
             for field in PropertyReflection.fields(of: type(of: object)) {
-                guard let (index, property) = table.property(named: field.name), property.collection != .none else { continue }
+                guard let (index, property) = table.property(named: field.name),
+                    property.collection != .none || property.type == .object
+                else { continue }
                 field.type.attach(at: base.advanced(by: field.offset), to: _PropertyAccessor(row: row, propertyIndex: index))
             }
         }

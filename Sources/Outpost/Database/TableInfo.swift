@@ -31,6 +31,8 @@ final class TableInfo {
     let propertyIsOptional: [Bool]
     /// The class has list, set or map properties (an added object's collections are attached to its row).
     let hasCollections: Bool
+    /// Whether a property links to one object (`add` releases the unmanaged object it held).
+    let hasLinks: Bool
 
     /// A read-only Realm whose file has no table for this class: it reads as empty.
     var isMissing = false
@@ -107,6 +109,7 @@ final class TableInfo {
         self.columnNames = propertyOfColumn.map { schema.allProperties[$0].name }
         self.propertyIsOptional = schema.allProperties.map(\.isOptional)
         self.hasCollections = schema.allProperties.contains { $0.collection != .none }
+        self.hasLinks = schema.allProperties.contains { $0.type == .object && $0.collection == .none }
         self.scalarColumnOfProperty = schema.allProperties.indices.map { i in
             let p = schema.allProperties[i]
             let plain = p.collection == .none && !p.isPrimaryKey

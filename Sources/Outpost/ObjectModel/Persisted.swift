@@ -134,7 +134,8 @@ protocol PersistedReflectable {
     static func value(at address: UnsafeMutableRawPointer) -> Any
     /// The managed property's value, as the wrapper's getter returns it.
     static func managedValue(_ accessor: _PropertyAccessor) -> Any
-    /// Makes the collection the wrapper at `address` holds (if any) the managed one of `accessor`'s property.
+    /// Makes the collection the wrapper at `address` holds (if any) the managed one of `accessor`'s property; a link
+    /// lets go of the unmanaged object it held.
     static func attach(at address: UnsafeMutableRawPointer, to accessor: _PropertyAccessor)
 }
 
@@ -162,9 +163,13 @@ extension Persisted: PersistedReflectable {
     }
     static func managedValue(_ accessor: _PropertyAccessor) -> Any { Value._get(accessor) }
     static func attach(at address: UnsafeMutableRawPointer, to accessor: _PropertyAccessor) {
-        guard Value._collectionKind != .none,
-            let value = address.assumingMemoryBound(to: Self.self).pointee.storedValue
-        else { return }
+        let wrapper = address.assumingMemoryBound(to: Self.self)
+        guard Value._collectionKind != .none else {
+            // A link reads its row from now on; the unmanaged object it held is let go.
+            if Value._typeInfo.type == .object { wrapper.pointee.storedValue = nil }
+            return
+        }
+        guard let value = wrapper.pointee.storedValue else { return }
         Value._attach(value, to: accessor)
     }
 }
