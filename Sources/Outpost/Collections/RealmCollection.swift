@@ -136,17 +136,17 @@ extension RealmCollection {
 
     /// The smallest value of a property of the objects (nil when there are none).
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        if let values = _unmanagedValues(property) { return ValueAggregate.min(values).flatMap(T._loadStored) }
+        if let values = _unmanagedValues(property) { return ValueAggregate.min(values, as: T.self) }
         return _results.min(ofProperty: property)
     }
     /// The largest value of a property of the objects (nil when there are none).
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        if let values = _unmanagedValues(property) { return ValueAggregate.max(values).flatMap(T._loadStored) }
+        if let values = _unmanagedValues(property) { return ValueAggregate.max(values, as: T.self) }
         return _results.max(ofProperty: property)
     }
     /// The sum of a property of the objects (zero when there are none).
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        if let values = _unmanagedValues(property) { return T._loadStored(ValueAggregate.sum(values)) ?? T._storedDefault() }
+        if let values = _unmanagedValues(property) { return ValueAggregate.sum(values, as: T.self) }
         return _results.sum(ofProperty: property)
     }
     /// The average of a property of the objects (nil when there are none).
@@ -194,23 +194,28 @@ extension RealmCollection where Element: ObjectBase {
         _results.distinct(by: keyPaths)
     }
 
+    /// ``_unmanagedValues(_:)`` of the property at a key path of the objects.
+    private func _unmanagedValues<T>(_ keyPath: KeyPath<Element, T>) -> [_StoredValue]? {
+        _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: "."))
+    }
+
     public func min<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        if let values = _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: ".")) { return ValueAggregate.min(values).flatMap(T._loadStored) }
+        if let values = _unmanagedValues(keyPath) { return ValueAggregate.min(values, as: T.self) }
         return _results.min(of: keyPath)
     }
 
     public func max<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        if let values = _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: ".")) { return ValueAggregate.max(values).flatMap(T._loadStored) }
+        if let values = _unmanagedValues(keyPath) { return ValueAggregate.max(values, as: T.self) }
         return _results.max(of: keyPath)
     }
 
     public func sum<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
-        if let values = _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: ".")) { return T._loadStored(ValueAggregate.sum(values)) ?? T._storedDefault() }
+        if let values = _unmanagedValues(keyPath) { return ValueAggregate.sum(values, as: T.self) }
         return _results.sum(of: keyPath)
     }
 
     public func average<T: _HasPersistedType>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
-        if let values = _unmanagedValues(_KeyPathTracer.names(of: keyPath).joined(separator: ".")) { return ValueAggregate.average(values, as: T.self) }
+        if let values = _unmanagedValues(keyPath) { return ValueAggregate.average(values, as: T.self) }
         return _results.average(of: keyPath)
     }
 }

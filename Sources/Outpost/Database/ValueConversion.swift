@@ -322,7 +322,8 @@ enum ValueConversion {
         }
     }
 
-    private static func sequenceElements(_ value: Any) -> [Any]? {
+    /// The elements of an array or of any Realm collection (a list's value, a query's `IN %@` argument).
+    static func sequenceElements(_ value: Any) -> [Any]? {
         if let array = value as? [Any] { return array }
         if let collection = value as? any _OutpostCollectionContents { return collection._elementsAsAny() }
         // Results, LinkingObjects and AnyRealmCollection: Realm takes any of its collections as a list's value.

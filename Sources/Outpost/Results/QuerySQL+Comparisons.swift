@@ -49,7 +49,7 @@ extension QuerySQL {
         }
         let value = arguments[index]
         // A Realm collection (`IN %@` with `Results`, a `List`…) is its elements, as in Realm.
-        if let array = value as? [Any] ?? (value as? any RealmCollection).map { Self.elements($0) } {
+        if let array = ValueConversion.sequenceElements(value) {
             var items: [_StoredValue] = []
             for element in array {
                 guard let item = ValueConversion.stored(element, realm: realm) else {
@@ -64,8 +64,6 @@ extension QuerySQL {
         }
         return stored
     }
-
-    private static func elements<C: RealmCollection>(_ collection: C) -> [Any] { collection.map { $0 } }
 
     // MARK: Quantifiers and to-many sides
 

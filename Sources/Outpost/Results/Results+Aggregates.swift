@@ -67,18 +67,18 @@ extension Results {
 
     /// The minimum value of a property (nil when empty).
     public func min<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        if let values = mixedValues(property) { return ValueAggregate.min(values).flatMap(T._loadStored) }
+        if let values = mixedValues(property) { return ValueAggregate.min(values, as: T.self) }
         return value(aggregate("min", property), property, as: T.self)
     }
     /// The maximum value of a property (nil when empty).
     public func max<T: _HasPersistedType>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        if let values = mixedValues(property) { return ValueAggregate.max(values).flatMap(T._loadStored) }
+        if let values = mixedValues(property) { return ValueAggregate.max(values, as: T.self) }
         return value(aggregate("max", property), property, as: T.self)
     }
 
     /// The sum of a property (zero when empty).
     public func sum<T: _HasPersistedType>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        if let values = mixedValues(property) { return T._loadStored(ValueAggregate.sum(values)) ?? T._storedDefault() }
+        if let values = mixedValues(property) { return ValueAggregate.sum(values, as: T.self) }
         let raw = aggregate("total", property)
         guard let (_, p) = table.property(named: property) else { return T._storedDefault() }
         if p.type == .decimal128, case .text(let t) = raw {  // `total` of decimals is summed in Swift, as text
@@ -164,6 +164,13 @@ enum ValueAggregate {
             return .float(present.reduce(Float(0)) { if case .float(let v) = $1 { $0 + v } else { $0 } })
         }
         return .double(present.compactMap(double).reduce(0, +))
+    }
+
+    /// The smallest, largest and sum of stored values read as `T` (the aggregates by name and key path).
+    static func min<T: _HasPersistedType>(_ values: [_StoredValue], as: T.Type) -> T? { min(values).flatMap(T._loadStored) }
+    static func max<T: _HasPersistedType>(_ values: [_StoredValue], as: T.Type) -> T? { max(values).flatMap(T._loadStored) }
+    static func sum<T: _HasPersistedType>(_ values: [_StoredValue], as: T.Type) -> T {
+        T._loadStored(sum(values)) ?? T._storedDefault()
     }
 
     /// A collection's sum. Mixed values follow Realm: realm-core adds their numbers as a decimal (a list's or a

@@ -243,6 +243,32 @@ final class PCChild: Object {
         }
     }
 
+    /// An `NSPredicate` Outpost cannot read traps, naming what it takes instead.
+    @Test func aBlockPredicateTrapsWithTheReplacement() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let holder = PCHolder()
+            let dir = TemporaryDirectory()
+            let realm = try Realm(configuration: dir.configuration(objectTypes: [PCHolder.self, PCChild.self]))
+            try realm.write { realm.add(holder) }
+            _ = holder.children.filter(NSPredicate { _, _ in true })
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("on Linux only NSPredicate(value:) can be read; use query text or where { … }"))
+        }
+    }
+
+    /// A collection operator gives one value, which `List.value(forKeyPath:)` (an array, as Realm's) cannot answer.
+    @Test func aListsKeyPathReadOfAnOperatorTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let holder = PCHolder()
+            holder.names.append("a")
+            _ = holder.names.value(forKeyPath: "@count")
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Key path '@count' gives one value, not one per element: read it through AnyRealmCollection"))
+        }
+    }
+
     /// Realm's `AnyRealmValue.object(_:)`: the object if the value holds one of that class.
     @Test func aMixedValueGivesItsObject() throws {
         let child = PCChild(value: ["name": "x"])
