@@ -248,7 +248,10 @@ extension RealmInstance {
 
     /// Creates missing tables, columns and indexes (in a write transaction of its own if needed).
     func applySchema(types: [ObjectBase.Type], plan: SchemaPlan) throws {
+        // A class whose stored schema differs without a new column (a Swift property renamed over the same stored
+        // name, an index dropped) is stored again, so the recorded names are the ones the app uses.
         let needsWrite = try !additiveStatements(plan).isEmpty || configuration.schemaVersion > schemaVersion
+            || plan.code.contains { code in storedSchemas[code.className].map { $0 != code } ?? false }
         if needsWrite && !isReadOnly {
             if isInWriteTransaction { tablesAddedInWrite += types }
             try withSchemaTransaction {

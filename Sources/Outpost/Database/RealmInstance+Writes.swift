@@ -70,7 +70,7 @@ extension RealmInstance {
             defer { stmt.reset() }
             _ = try stmt.step()
         } catch {
-            fail(Realm.Error(.fail, "Could not write '\(table.className)' property '\(table.columnNames[column])': \(error)"))
+            fail(Realm.Error(.fail, "Could not write '\(table.className)' property '\(table.propertyNameOfColumn[column])': \(error)"))
             return
         }
         row.values[column] = value
@@ -78,7 +78,7 @@ extension RealmInstance {
         writeCounter &+= 1
         if !row.decodedCollections.isEmpty { row.decodedCollections[column] = nil }
         if !row.decodedMaps.isEmpty { row.decodedMaps[column] = nil }
-        changes.modify(table.className, row.rowid, table.columnNames[column])
+        changes.modify(table.className, row.rowid, table.propertyNameOfColumn[column])
     }
 
     /// Deletes embedded objects that a property no longer refers to.
@@ -275,7 +275,7 @@ extension RealmInstance {
 
     private func unsynchronizedExistingRow(_ table: TableInfo, primaryKey: SQLiteValue, property: Property) -> Int64? {
         guard !table.isMissing else { return nil }
-        guard let stmt = try? connection.cached(table.lookupSQL(property.name, isNull: primaryKey.isNull)) else { return nil }
+        guard let stmt = try? connection.cached(table.lookupSQL(property.columnName, isNull: primaryKey.isNull)) else { return nil }
         stmt.reset()
         stmt.bind(primaryKey, at: 1)
         defer { stmt.reset() }
@@ -332,12 +332,12 @@ extension RealmInstance {
         for (ownerName, schema) in storedSchemas {
             for property in schema.allProperties where property.type == .object && property.objectClassName == className {
                 guard let owner = table(named: ownerName) ?? tablesByName[ownerName] else { continue }
-                let column = SQL.quote(property.name)
+                let column = SQL.quote(property.columnName)
                 let sql = property.collection == .none
                     ? "SELECT rowid FROM \(owner.sqlName) WHERE \(column) = ?"
                     : "SELECT rowid FROM \(owner.sqlName) WHERE EXISTS (SELECT 1 FROM json_each(\(owner.sqlName).\(column)) WHERE value = ?)"
                 guard let rowids = try? connection.cached(sql).rows([.integer(rowid)]) else { continue }
-                guard let propertyIndex = owner.propertyIndexByName[property.name],
+                guard let (propertyIndex, _) = owner.property(column: property.columnName),
                     let col = owner.columnOfProperty[propertyIndex]
                 else { continue }
                 for r in rowids {

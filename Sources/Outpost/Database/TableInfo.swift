@@ -23,8 +23,12 @@ final class TableInfo {
     var primaryKeyColumn: Int? { primaryKeyProperty.flatMap { columnOfProperty[$0] } }
     /// Property index by name.
     let propertyIndexByName: [String: Int]
-    /// The property name of each column.
+    /// The stored name of each column (`Property.columnName`): its SQL column, and its field in sync documents.
     let columnNames: [String]
+    /// The property name of each column (the names change sets and notifications use).
+    let propertyNameOfColumn: [String]
+    /// Property index by stored name, for the names in sync documents and subscription queries.
+    private let propertyIndexByColumnName: [String: Int]
     /// For plain scalar properties (not collections, links, `AnyRealmValue` or the primary key): the
     /// column; the fast path of property writes.
     let scalarColumnOfProperty: [Int?]
@@ -74,7 +78,8 @@ final class TableInfo {
     /// `SELECT rowid … WHERE <column> = ?` and `… IS NULL` by property name (primary-key lookups), built once.
     private var lookupSQLs: [String: (equal: String, isNull: String)] = [:]
 
-    /// The SQL that finds the rowid of the row whose `property` column equals a bound value (or is null).
+    /// The SQL that finds the rowid of the row whose column `property` (a stored name) equals a bound value (or is
+    /// null).
     func lookupSQL(_ property: String, isNull: Bool) -> String {
         if let known = lookupSQLs[property] { return isNull ? known.isNull : known.equal }
         let base = "SELECT rowid FROM \(sqlName) WHERE \(SQL.quote(property)) "
@@ -92,8 +97,10 @@ final class TableInfo {
         var columnOfProperty: [Int?] = []
         var propertyOfColumn: [Int] = []
         var byName: [String: Int] = [:]
+        var byColumnName: [String: Int] = [:]
         for (i, p) in schema.allProperties.enumerated() {
             byName[p.name] = i
+            if p.type != .linkingObjects { byColumnName[p.columnName] = i }
             if p.type == .linkingObjects {
                 columnOfProperty.append(nil)
             } else {
@@ -105,8 +112,10 @@ final class TableInfo {
         self.propertyOfColumn = propertyOfColumn
         self.propertyTypes = schema.allProperties.map(\.type)
         self.propertyIndexByName = byName
+        self.propertyIndexByColumnName = byColumnName
         self.primaryKeyProperty = schema.allProperties.firstIndex(where: \.isPrimaryKey)
-        self.columnNames = propertyOfColumn.map { schema.allProperties[$0].name }
+        self.columnNames = propertyOfColumn.map { schema.allProperties[$0].columnName }
+        self.propertyNameOfColumn = propertyOfColumn.map { schema.allProperties[$0].name }
         self.propertyIsOptional = schema.allProperties.map(\.isOptional)
         self.hasCollections = schema.allProperties.contains { $0.collection != .none }
         self.hasLinks = schema.allProperties.contains { $0.type == .object && $0.collection == .none }
@@ -116,7 +125,7 @@ final class TableInfo {
                 && p.type != .object && p.type != .mixed && p.type != .linkingObjects
             return plain ? columnOfProperty[i] : nil
         }
-        let columnNames = propertyOfColumn.map { SQL.quote(schema.allProperties[$0].name) }
+        let columnNames = propertyOfColumn.map { SQL.quote(schema.allProperties[$0].columnName) }
         selectRowSQL = "SELECT " + (columnNames.isEmpty ? "NULL" : columnNames.joined(separator: ", "))
             + " FROM \(sqlName) WHERE rowid = ?"
         insertSQL = columnNames.isEmpty
@@ -139,7 +148,7 @@ final class TableInfo {
     func insertWithRowidStatement(rows: Int, _ connection: SQLiteConnection) throws -> SQLiteStatement {
         let isBatch = rows > 1
         if let stmt = isBatch ? batchInsertStatement : insertWithRowidStatement { return stmt }
-        let names = ["_rowid"] + propertyOfColumn.map { SQL.quote(schema.allProperties[$0].name) }
+        let names = ["_rowid"] + propertyOfColumn.map { SQL.quote(schema.allProperties[$0].columnName) }
         let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         let sql = "INSERT INTO \(sqlName) (\(names.joined(separator: ", "))) VALUES "
             + Array(repeating: tuple, count: rows).joined(separator: ", ")
@@ -157,12 +166,12 @@ final class TableInfo {
 
     /// The columns in `SELECT` order, quoted, prefixed with a table alias.
     func columnList(alias: String) -> String {
-        propertyOfColumn.map { "\(alias).\(SQL.quote(schema.allProperties[$0].name))" }.joined(separator: ", ")
+        propertyOfColumn.map { "\(alias).\(SQL.quote(schema.allProperties[$0].columnName))" }.joined(separator: ", ")
     }
 
     func updateSQL(column: Int) -> String {
         if let sql = updateSQLs[column] { return sql }
-        let name = SQL.quote(schema.allProperties[propertyOfColumn[column]].name)
+        let name = SQL.quote(schema.allProperties[propertyOfColumn[column]].columnName)
         let sql = "UPDATE \(sqlName) SET \(name) = ? WHERE rowid = ?"
         updateSQLs[column] = sql
         return sql
@@ -185,8 +194,16 @@ final class TableInfo {
         return index
     }
 
+    /// The property an app names; a stored name also answers, as in Realm, where a query may use either (subscription
+    /// queries are kept in stored names).
     func property(named name: String) -> (index: Int, property: Property)? {
-        guard let i = propertyIndexByName[name] else { return nil }
+        guard let i = propertyIndexByName[name] ?? propertyIndexByColumnName[name] else { return nil }
+        return (i, schema.allProperties[i])
+    }
+
+    /// The property stored under `columnName` (a field of a sync document).
+    func property(column columnName: String) -> (index: Int, property: Property)? {
+        guard let i = propertyIndexByColumnName[columnName] else { return nil }
         return (i, schema.allProperties[i])
     }
 

@@ -22,7 +22,7 @@ final class EventRowFormat: Sendable {
     }
 
     let className: String
-    /// Sorted by property name.
+    /// Sorted by stored name (`Property.columnName`), as payloads name fields.
     let fields: [Field]
 
     init?(table: TableInfo) {
@@ -32,9 +32,10 @@ final class EventRowFormat: Sendable {
             guard let column = table.columnOfProperty[i] else { continue }
             guard property.collection == .none, property.type != .object, property.type != .mixed else { return nil }
             var key = ""
-            JSONValue.writeString(property.name, to: &key)
+            JSONValue.writeString(property.columnName, to: &key)
             key += ":"
-            fields.append((property.name, Field(name: property.name, key: key, column: column, type: property.type)))
+            fields.append((property.columnName,
+                           Field(name: property.columnName, key: key, column: column, type: property.type)))
         }
         self.className = table.className
         self.fields = fields.sorted { $0.name < $1.name }.map(\.field)

@@ -22,7 +22,7 @@ extension RealmInstance {
         let timestamp = Date()
         let version = historyVersion
         let property = EventLinkProperty(version: version, className: parent.table.className, rowid: parent.rowid,
-                                         name: parent.table.schema.allProperties[propertyIndex].name)
+                                         name: parent.table.schema.allProperties[propertyIndex].columnName)
         // An embedded parent is serialized inline in its owner, where its links are not tracked.
         let tracksParent = !parent.table.schema.isEmbedded
         var captured: [Value: EventLinkTarget]?

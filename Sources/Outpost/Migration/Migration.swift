@@ -156,7 +156,7 @@ public final class Migration {
                 "Cannot rename property '\(typeName).\(oldName)' to '\(newName)' because it would change from optional "
                     + "to required.")
         }
-        let sql = "UPDATE \(newTable.sqlName) SET \(SQL.quote(newName)) = (SELECT old.\(SQL.quote(sourceName)) "
+        let sql = "UPDATE \(newTable.sqlName) SET \(SQL.quote(target.columnName)) = (SELECT old.\(SQL.quote(source.columnName)) "
             + "FROM \(oldTable.sqlName) AS old WHERE old._rowid = \(newTable.sqlName)._rowid) "
             + "WHERE _rowid IN (SELECT _rowid FROM \(oldTable.sqlName))"
         do {

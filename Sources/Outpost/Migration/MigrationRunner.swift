@@ -113,10 +113,10 @@ struct MigrationRunner {
         var columns = ["_rowid"]
         var values = ["_rowid"]
         for property in new.allProperties where property.type != .linkingObjects {
-            guard let previous = old[property.name], previous.type == property.type,
+            guard let previous = old.property(column: property.columnName), previous.type == property.type,
                 previous.collection == property.collection, previous.objectClassName == property.objectClassName
             else { continue }
-            let column = SQL.quote(property.name)
+            let column = SQL.quote(property.columnName)
             columns.append(column)
             values.append(previous.isOptional && !property.isOptional
                 ? Self.requiredValue(of: column, property: property) : column)
@@ -155,9 +155,9 @@ struct MigrationRunner {
     private func verifyPrimaryKeys(stored: [String: ObjectSchema]) throws {
         for schema in plan.code {
             guard let key = schema.primaryKeyProperty else { continue }
-            let wasKey = stored[schema.className]?.primaryKeyProperty?.name == key.name
+            let wasKey = stored[schema.className]?.primaryKeyProperty?.columnName == key.columnName
             guard !wasKey || plan.changedClasses.contains(schema.className) else { continue }
-            let column = SQL.quote(key.name)
+            let column = SQL.quote(key.columnName)
             let duplicate = try realm.connection.scalar(
                 "SELECT EXISTS (SELECT 1 FROM \(SQL.quote(schema.className)) GROUP BY \(column) HAVING count(*) > 1)")
             if duplicate == .integer(1) {

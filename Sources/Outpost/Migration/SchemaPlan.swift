@@ -23,13 +23,15 @@ struct SchemaPlan {
 
     private mutating func compare(old: ObjectSchema, new: ObjectSchema) {
         let cls = new.className
+        // Properties are matched by stored name: renaming a Swift property whose stored name stays (through
+        // `propertiesMapping()`) changes nothing in the file.
         for oldProperty in old.allProperties where oldProperty.type != .linkingObjects {
-            if new[oldProperty.name] == nil {
+            if new.property(column: oldProperty.columnName) == nil {
                 breakingChanges.append("Property '\(cls).\(oldProperty.name)' has been removed.")
             }
         }
         for property in new.allProperties where property.type != .linkingObjects {
-            guard let oldProperty = old[property.name] else { continue }
+            guard let oldProperty = old.property(column: property.columnName) else { continue }
             if oldProperty.type != property.type || oldProperty.collection != property.collection
                 || oldProperty.objectClassName != property.objectClassName
             {
@@ -41,8 +43,8 @@ struct SchemaPlan {
                     "Property '\(cls).\(property.name)' has been made \(property.isOptional ? "optional" : "required").")
             }
         }
-        let oldPK = old.primaryKeyProperty?.name
-        let newPK = new.primaryKeyProperty?.name
+        let oldPK = old.primaryKeyProperty?.columnName
+        let newPK = new.primaryKeyProperty?.columnName
         if oldPK != newPK {
             switch (oldPK, newPK) {
             case (nil, let n?): breakingChanges.append("Primary Key for class '\(cls)' has been added ('\(n)').")
@@ -66,7 +68,7 @@ struct SchemaPlan {
         var out: [String] = []
         for schema in code where !excluded.contains(schema.className) {
             if let old = stored[schema.className] {
-                for property in schema.allProperties where property.type != .linkingObjects && old[property.name] == nil {
+                for property in schema.allProperties where property.type != .linkingObjects && old.property(column: property.columnName) == nil {
                     out.append("ALTER TABLE \(SQL.quote(schema.className)) ADD COLUMN "
                         + Self.columnDefinition(property, withDefault: true))
                 }
@@ -89,19 +91,19 @@ struct SchemaPlan {
         let tableName = table ?? schema.className
         var out: [(name: String, sql: String)] = []
         for property in schema.allProperties where property.collection == .none && property.type != .linkingObjects {
-            let name = "__idx_\(tableName)_\(property.name)"
+            let name = "__idx_\(tableName)_\(property.columnName)"
             let indexName = SQL.quote(name)
             if property.isPrimaryKey {
-                out.append((name, "CREATE UNIQUE INDEX IF NOT EXISTS \(indexName) ON \(SQL.quote(tableName)) (\(SQL.quote(property.name)))"))
+                out.append((name, "CREATE UNIQUE INDEX IF NOT EXISTS \(indexName) ON \(SQL.quote(tableName)) (\(SQL.quote(property.columnName)))"))
             } else if property.isIndexed || property.type == .object {
-                out.append((name, "CREATE INDEX IF NOT EXISTS \(indexName) ON \(SQL.quote(tableName)) (\(SQL.quote(property.name)))"))
+                out.append((name, "CREATE INDEX IF NOT EXISTS \(indexName) ON \(SQL.quote(tableName)) (\(SQL.quote(property.columnName)))"))
             }
         }
         return out
     }
 
     static func columnDefinition(_ property: Property, withDefault: Bool) -> String {
-        var def = SQL.quote(property.name) + " " + sqlType(property)
+        var def = SQL.quote(property.columnName) + " " + sqlType(property)
         if withDefault, let value = defaultSQL(property) { def += " DEFAULT \(value)" }
         return def
     }

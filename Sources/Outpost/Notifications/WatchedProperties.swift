@@ -88,7 +88,7 @@ indirect enum WatchedProperties {
                                                   realm: RealmInstance) -> [Int64]
     {
         guard !table.isMissing else { return [] }
-        let column = SQL.quote(property.name)
+        let column = SQL.quote(property.columnName)
         let list = JSONValue.array(targets.map { .int($0) }).text
         let sql = property.collection == .none
             ? "SELECT rowid FROM \(table.sqlName) WHERE \(column) IN (SELECT value FROM json_each(?))"

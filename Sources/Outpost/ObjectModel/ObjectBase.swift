@@ -22,6 +22,11 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// `@Persisted` models too (the override wins over `@Persisted(primaryKey: true)`); the modern form is the latter.
     open class func primaryKey() -> String? { nil }
 
+    /// Realm's customization point for the names properties are stored and synced under, by property name:
+    /// `["ownerId": "owner_id"]`. Apps, queries and key paths use the property's name; the file, sync documents,
+    /// event payloads and the server use the mapped one (`Property.columnName`).
+    open class func propertiesMapping() -> [String: String] { [:] }
+
     /// Realm's customization point for legacy `@objc dynamic` models: Realm ignores it for `@Persisted` models, and
     /// so does Outpost (declare `@Persisted(indexed: true)`).
     open class func indexedProperties() -> [String] { [] }

@@ -116,6 +116,7 @@ final class ObjectSchemaRegistry: Sendable {
             properties.append(property)
         }
         let className = type.className()
+        Self.applyColumnNames(type.propertiesMapping(), of: className, in: &properties)
         let primaryKeys = properties.filter(\.isPrimaryKey)
         if primaryKeys.count > 1 {
             fatalError("Properties '\(primaryKeys[0].name)' and '\(primaryKeys[1].name)' are both marked as the primary key of '\(className)'")
@@ -129,6 +130,30 @@ final class ObjectSchemaRegistry: Sendable {
         }
         return ObjectSchema(className: className, properties: properties, isEmbedded: isEmbedded,
                             isAsymmetric: type is AsymmetricObject.Type)
+    }
+
+    /// A class's `propertiesMapping()`: each mapped property is stored under its column name. A key that names no
+    /// persisted property is ignored, as in Realm; two properties stored under one name would share a column, so that
+    /// model error traps, as a wrong `primaryKey()` does.
+    private static func applyColumnNames(_ mapping: [String: String], of className: String,
+                                         in properties: inout [Property]) {
+        for (name, column) in mapping.sorted(by: { $0.key < $1.key }) {
+            guard let index = properties.firstIndex(where: { $0.name == name && $0.type != .linkingObjects }) else {
+                continue
+            }
+            guard !column.isEmpty else {
+                fatalError("Property '\(className).\(name)' is mapped to an empty column name in propertiesMapping()")
+            }
+            properties[index].columnName = column
+        }
+        var seen: [String: String] = [:]
+        for property in properties where property.type != .linkingObjects {
+            if let other = seen[property.columnName] {
+                fatalError("Properties '\(className).\(other)' and '\(className).\(property.name)' are both stored "
+                    + "as '\(property.columnName)'; propertiesMapping() must give each property its own name")
+            }
+            seen[property.columnName] = property.name
+        }
     }
 
     /// A class's `primaryKey()` override: that property becomes the primary key (and indexed), in place of any

@@ -177,7 +177,7 @@ extension QuerySQL {
             }
             let pkProperty = target.schema.allProperties[pk]
             let a = alias()
-            other = Term(sql: "(SELECT \(a).\(SQL.quote(pkProperty.name)) FROM \(target.sqlName) \(a) WHERE \(a).rowid = \(other.sql))",
+            other = Term(sql: "(SELECT \(a).\(SQL.quote(pkProperty.columnName)) FROM \(target.sqlName) \(a) WHERE \(a).rowid = \(other.sql))",
                          type: pkProperty.type)
         }
 

@@ -48,7 +48,7 @@ extension QuerySQL {
         _ = try shape.region()  // a shape S2 refuses fails the query, with realm-core's text
         let a = self.alias()
         let encoded = param(.text(GeoFunction.encode(shape)))
-        return "coalesce((SELECT outpost_geo_within(\(a).\(SQL.quote("type")), \(a).\(SQL.quote("coordinates")), \(encoded)) "
+        return "coalesce((SELECT outpost_geo_within(\(a).\(SQL.quote(type.columnName)), \(a).\(SQL.quote(coordinates.columnName)), \(encoded)) "
             + "FROM \(target.sqlName) \(a) WHERE \(a).rowid = \(link.sql)), 0)"
     }
 }

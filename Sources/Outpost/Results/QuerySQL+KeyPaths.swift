@@ -69,7 +69,7 @@ extension QuerySQL {
             throw QueryError(.invalidKeyPath, "'\(table.className)' has no property '\(name)'", token: "\(table.className).\(name)")
         }
         let rest = components.dropFirst()
-        let column = "\(alias).\(SQL.quote(name))"
+        let column = "\(alias).\(SQL.quote(property.columnName))"
         if property.type == .linkingObjects {
             return try linkingObjects(property, table: table, alias: alias, rest: rest)
         }
@@ -272,7 +272,7 @@ extension QuerySQL {
             let originProperty = origin.property(named: property.linkOriginPropertyName ?? "")?.property
         else { throw QueryError(.invalidKeyPath, "invalid linking objects property '\(table.className).\(property.name)'") }
         let a = self.alias()
-        let link = "\(a).\(SQL.quote(originProperty.name))"
+        let link = "\(a).\(SQL.quote(originProperty.columnName))"
         let condition = originProperty.collection == .none
             ? "\(link) = \(alias).rowid"
             : "EXISTS (SELECT 1 FROM json_each(\(link)) WHERE value = \(alias).rowid)"

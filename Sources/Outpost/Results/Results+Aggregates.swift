@@ -19,7 +19,7 @@ extension Results {
         }
         guard let (sql, params) = try? query.sql(table: table, realm: instance, source: source) else { return .null }
         // Joined, not `rowid IN`: an object a list holds twice counts twice, as in Realm.
-        let expr = "t.\(SQL.quote(property))"
+        let expr = "t.\(SQL.quote(p.columnName))"
         let rows = "FROM (\(sql)) s JOIN \(table.sqlName) t ON t.rowid = s.rid"
         if p.type == .decimal128 {
             // Decimal arithmetic in Swift, not as doubles.

@@ -22,7 +22,8 @@ enum ResultsSource: Sendable, Equatable {
             guard let ownerTable = builder.realm.table(named: owner) else {
                 throw QueryError(.invalidKeyPath, "'\(owner)' is not part of the schema")
             }
-            let json = "(SELECT \(SQL.quote(property)) FROM \(ownerTable.sqlName) WHERE rowid = \(builder.param(.integer(rowid))))"
+            let column = ownerTable.property(named: property)?.property.columnName ?? property
+            let json = "(SELECT \(SQL.quote(column)) FROM \(ownerTable.sqlName) WHERE rowid = \(builder.param(.integer(rowid))))"
             guard let table else { return ("FROM json_each(\(json)) e0", "e0.key") }
             return ("FROM json_each(\(json)) e0 JOIN \(table.sqlName) t0 ON t0.rowid = e0.value", "e0.key")
         }

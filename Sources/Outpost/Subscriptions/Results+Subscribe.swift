@@ -65,7 +65,7 @@ extension Results where Element: Object {
         // The server knows classes, not one object's list: a query over a list would widen to the whole class.
         precondition(source == .table,
                      "Cannot subscribe to results of a list or set: a subscription is a query on a class (realm.objects(_:)).")
-        let parts = query.filters.map { SubscriptionQueryText.bind($0.predicate, $0.arguments, realm: instance) }
+        let parts = query.filters.map { SubscriptionQueryText.bind($0.predicate, $0.arguments, className: table.className, realm: instance) }
         switch parts.count {
         case 0: return "TRUEPREDICATE"
         case 1: return parts[0]

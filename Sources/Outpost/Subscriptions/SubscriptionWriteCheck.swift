@@ -34,7 +34,7 @@ struct SubscriptionWriteCheck {
             for rowid in rowids.sorted() {
                 guard let document = realm.syncDocument(table, rowid: rowid) else { continue }
                 if !queries.contains(where: { (try? evaluator.matches($0, document)) == true }) {
-                    let pk = table.primaryKeyProperty.flatMap { document[table.schema.allProperties[$0].name] } ?? .null
+                    let pk = table.primaryKeyProperty.flatMap { document[table.schema.allProperties[$0].columnName] } ?? .null
                     throw Realm.Error(.noSubscriptionForWrite,
                         "Cannot write to object \"\(pk.subscriptionText)\" of class \(className): it matches none of the "
                             + "class's subscriptions.")

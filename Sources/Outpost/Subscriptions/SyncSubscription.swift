@@ -26,14 +26,14 @@ public struct SyncSubscription: @unchecked Sendable {  // the set is only used o
         guard type.className() == record.className else {
             fatalError("Updating a subscription query of a different Object Type is not allowed.")
         }
-        set.replaceQuery(of: record, with: SubscriptionQueryText.text(query(Query<T>()), realm: set.realm))
+        set.replaceQuery(of: record, with: SubscriptionQueryText.text(query(Query<T>()), className: record.className, realm: set.realm))
     }
 
     /// Replaces the query with query text (only inside `update {}`).
     public func updateQuery(to query: String, _ args: Any...) {
         guard let set else { return }
         set.requireUpdating()
-        set.replaceQuery(of: record, with: SubscriptionQueryText.text(query, args, realm: set.realm))
+        set.replaceQuery(of: record, with: SubscriptionQueryText.text(query, args, className: record.className, realm: set.realm))
     }
 }
 
@@ -47,7 +47,7 @@ public struct QuerySubscription<T: Object> {
     public init(name: String? = nil, query: ((Query<T>) -> Query<Bool>)? = nil) {
         self.name = name
         if let query {
-            self.query = { realm in SubscriptionQueryText.text(query(Query<T>()), realm: realm) }
+            self.query = { realm in SubscriptionQueryText.text(query(Query<T>()), className: T.className(), realm: realm) }
         } else {
             self.query = { _ in "TRUEPREDICATE" }
         }
@@ -56,33 +56,34 @@ public struct QuerySubscription<T: Object> {
     /// Objects of `T` matching query text, with `%@` / `$0` arguments.
     public init(name: String? = nil, where predicateFormat: String, _ args: Any...) {
         self.name = name
-        self.query = { realm in SubscriptionQueryText.text(predicateFormat, args, realm: realm) }
+        self.query = { realm in SubscriptionQueryText.text(predicateFormat, args, className: T.className(), realm: realm) }
     }
 }
 
-/// Query text for subscriptions: the printed query with its arguments bound as literals.
+/// Query text for subscriptions: the printed query with its arguments bound as literals, and its properties named as
+/// they are stored (`Property.columnName`), the only names the server knows.
 enum SubscriptionQueryText {
-    static func text(_ query: Query<Bool>, realm: RealmInstance) -> String {
+    static func text(_ query: Query<Bool>, className: String, realm: RealmInstance) -> String {
         let (predicate, args) = query.build()
-        return bind(predicate, args, realm: realm)
+        return bind(predicate, args, className: className, realm: realm)
     }
 
-    static func text(_ format: String, _ args: [Any], realm: RealmInstance) -> String {
+    static func text(_ format: String, _ args: [Any], className: String, realm: RealmInstance) -> String {
         do {
             let (format, args) = try QueryFormat.substitutingKeyPaths(format, args)
-            return bind(try QueryParser.parsePredicate(format), args, realm: realm)
+            return bind(try QueryParser.parsePredicate(format), args, className: className, realm: realm)
         } catch {
             fatalError("Invalid subscription query '\(format)': \(error)")
         }
     }
 
-    static func bind(_ predicate: QueryPredicate, _ args: [Any], realm: RealmInstance) -> String {
+    static func bind(_ predicate: QueryPredicate, _ args: [Any], className: String, realm: RealmInstance) -> String {
         let values = args.map { arg -> Value in
             guard let stored = ValueConversion.stored(arg, realm: realm) else { return .null }
             return realm.syncValue(stored)
         }
         do {
-            return QueryPrinter.print(try predicate.binding(values))
+            return QueryPrinter.print(StoredNames(realm: realm).rename(try predicate.binding(values), className: className))
         } catch {
             fatalError("Invalid subscription query '\(predicate)': \(error)")
         }

@@ -66,14 +66,14 @@ public final class SyncSubscriptionSet: Sequence {
 
     /// The unnamed-or-named subscription on `type` with exactly this query.
     public func first<T: Object>(ofType type: T.Type, where query: (Query<T>) -> Query<Bool>) -> SyncSubscription? {
-        let text = SubscriptionQueryText.text(query(Query<T>()), realm: realm)
+        let text = SubscriptionQueryText.text(query(Query<T>()), className: type.className(), realm: realm)
         return current.first { $0.className == type.className() && $0.query == text }
             .map { SyncSubscription(record: $0, set: self) }
     }
 
     /// The subscription on `type` with exactly this query text.
     public func first<T: Object>(ofType type: T.Type, where predicateFormat: String, _ args: Any...) -> SyncSubscription? {
-        let text = SubscriptionQueryText.text(predicateFormat, args, realm: realm)
+        let text = SubscriptionQueryText.text(predicateFormat, args, className: type.className(), realm: realm)
         return current.first { $0.className == type.className() && $0.query == text }
             .map { SyncSubscription(record: $0, set: self) }
     }
@@ -238,14 +238,14 @@ public final class SyncSubscriptionSet: Sequence {
     /// Removes the subscription on `type` with exactly this query (only inside `update {}`).
     public func remove<T: Object>(ofType type: T.Type, _ query: (Query<T>) -> Query<Bool>) {
         requireUpdating()
-        let text = SubscriptionQueryText.text(query(Query<T>()), realm: realm)
+        let text = SubscriptionQueryText.text(query(Query<T>()), className: type.className(), realm: realm)
         working!.removeAll { $0.className == type.className() && $0.query == text }
     }
 
     /// Removes the subscription on `type` with exactly this query text (only inside `update {}`).
     public func remove<T: Object>(ofType type: T.Type, where predicateFormat: String, _ args: Any...) {
         requireUpdating()
-        let text = SubscriptionQueryText.text(predicateFormat, args, realm: realm)
+        let text = SubscriptionQueryText.text(predicateFormat, args, className: type.className(), realm: realm)
         working!.removeAll { $0.className == type.className() && $0.query == text }
     }
 

@@ -72,14 +72,15 @@ enum SyncOpenSupport {
         return try SyncStore.latestSubscriptionVersion(c)
     }
 
-    /// The original's checks of a synced schema: every top-level class has a primary key named `_id`.
+    /// The original's checks of a synced schema: every top-level class has a primary key stored as `_id` (its
+    /// property may have another name, mapped by `propertiesMapping()`).
     static func checkSchema(_ instance: RealmInstance) throws {
         for table in instance.tablesByName.values.sorted(by: { $0.className < $1.className }) where !table.schema.isEmbedded {
             guard let pk = table.primaryKeyProperty else {
                 throw Realm.Error(.schemaMismatch,
                     "There must be a primary key property named '_id' on a synchronized Realm but none was found for type '\(table.className)'")
             }
-            let name = table.schema.allProperties[pk].name
+            let name = table.schema.allProperties[pk].columnName
             if name != "_id" {
                 throw Realm.Error(.schemaMismatch,
                     "The primary key property on a synchronized Realm must be named '_id' but found '\(name)' for type '\(table.className)'")

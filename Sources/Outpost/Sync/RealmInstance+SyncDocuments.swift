@@ -12,7 +12,7 @@ extension RealmInstance {
         row.ensureLoaded()
         var fields: [String: Value] = [:]
         for (i, property) in table.schema.allProperties.enumerated() where table.columnOfProperty[i] != nil {
-            fields[property.name] = syncFieldValue(table, row: row, propertyIndex: i)
+            fields[property.columnName] = syncFieldValue(table, row: row, propertyIndex: i)
         }
         return OutpostCore.Document(fields)
     }
@@ -68,7 +68,8 @@ extension RealmInstance {
     // MARK: Documents → rows
 
     /// A Swift value for `create(_:value:)`-style contents: links resolved to this Realm's objects (nil when the
-    /// target is not here), embedded documents and maps as dictionaries.
+    /// target is not here), embedded documents and maps as dictionaries (an embedded object's fields renamed from
+    /// their stored names to its properties').
     func syncSwiftValue(_ value: Value, property: Property) -> Any {
         switch value {
         case .link(let className, let pk):
@@ -82,8 +83,8 @@ extension RealmInstance {
             var out: [String: Any] = [:]
             let target = property.type == .object ? table(named: property.objectClassName ?? "") : nil
             for (key, item) in d.fields {
-                if let target, let i = target.propertyIndexByName[key] {
-                    out[key] = syncSwiftValue(item, property: target.schema.allProperties[i])
+                if let target, let (_, field) = target.property(column: key) {
+                    out[field.name] = syncSwiftValue(item, property: field)
                 } else if target == nil {
                     out[key] = syncSwiftValue(item, property: property)
                 }
@@ -107,7 +108,7 @@ extension RealmInstance {
         if let rowid = syncRowid(table, primaryKey: primaryKey) {
             let row = self.row(table, rowid)
             for (name, value) in fields.fields where !skip.contains(name) {
-                guard let i = table.propertyIndexByName[name], i != table.primaryKeyProperty,
+                guard let (i, _) = table.property(column: name), i != table.primaryKeyProperty,
                     table.columnOfProperty[i] != nil
                 else { continue }
                 let property = schema.allProperties[i]
@@ -129,8 +130,8 @@ extension RealmInstance {
         }
         var dictionary: [String: Any] = [:]
         for (name, value) in fields.fields.merging(localValues, uniquingKeysWith: { _, local in local }) {
-            guard let i = table.propertyIndexByName[name], table.columnOfProperty[i] != nil else { continue }
-            dictionary[name] = syncSwiftValue(value, property: schema.allProperties[i])
+            guard let (i, property) = table.property(column: name) else { continue }
+            dictionary[property.name] = syncSwiftValue(value, property: schema.allProperties[i])
         }
         if let pk = table.primaryKeyProperty { dictionary[schema.allProperties[pk].name] = SyncValues.swiftValue(primaryKey) }
         guard let contents = ValueConversion.contents(of: dictionary, for: table, realm: self) else { return }

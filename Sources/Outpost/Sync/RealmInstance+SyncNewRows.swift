@@ -78,7 +78,7 @@ extension RealmInstance {
                 continue
             }
             let property = table.schema.allProperties[propertyIndex]
-            guard let value = fields.fields[property.name], let column = Self.syncColumn(value, property: property)
+            guard let value = fields.fields[property.columnName], let column = Self.syncColumn(value, property: property)
             else { return leaveFastPath(id, &newRows) }
             values.append(column)
         }

@@ -34,7 +34,7 @@ final class SyncCreateFormat: Sendable {
         for (i, property) in table.schema.allProperties.enumerated() {
             guard let column = table.columnOfProperty[i] else { continue }
             guard property.collection == .none, property.type != .object, property.type != .mixed else { return nil }
-            named.append((property.name, column, property.type))
+            named.append((property.columnName, column, property.type))
         }
         var keys: [UInt8] = []
         var fields: [Field] = []
@@ -53,7 +53,7 @@ final class SyncCreateFormat: Sendable {
         primaryKey = table.primaryKeyProperty.flatMap { index in
             table.columnOfProperty[index].map { ($0, table.schema.allProperties[index].type) }
         }
-        primaryKeyIsId = primaryKey != nil && table.primaryKeyProperty.map { table.schema.allProperties[$0].name == "_id" } == true
+        primaryKeyIsId = primaryKey != nil && table.primaryKeyProperty.map { table.schema.allProperties[$0].columnName == "_id" } == true
     }
 
     /// Appends the object's `create` instruction.

@@ -116,7 +116,7 @@ extension RealmInstance {
             } else {
                 for rowid in inserted {
                     guard let document = syncDocument(table, rowid: rowid) else { continue }
-                    let pk = table.primaryKeyProperty.flatMap { document[table.schema.allProperties[$0].name] } ?? .null
+                    let pk = table.primaryKeyProperty.flatMap { document[table.schema.allProperties[$0].columnName] } ?? .null
                     out.append(.create(className: className, primaryKey: pk, fields: document))
                 }
             }
@@ -125,7 +125,8 @@ extension RealmInstance {
                 for rowid in t.modifiedRows[property]!.sorted() where !t.isInserted(rowid) {
                     guard let values = loadRow(table, rowid) else { continue }
                     let row = self.row(table, rowid, values: values)
-                    sets.append(.set(className: className, primaryKey: syncPrimaryKey(row), field: property,
+                    sets.append(.set(className: className, primaryKey: syncPrimaryKey(row),
+                                     field: table.schema.allProperties[i].columnName,
                                      value: syncFieldValue(table, row: row, propertyIndex: i)))
                 }
             }
@@ -139,7 +140,8 @@ extension RealmInstance {
                 let row = self.row(table, rowid, values: values)
                 for field in fields.sorted() {
                     guard let i = table.propertyIndexByName[field] else { continue }
-                    let instruction = SyncInstruction.set(className: className, primaryKey: syncPrimaryKey(row), field: field,
+                    let instruction = SyncInstruction.set(className: className, primaryKey: syncPrimaryKey(row),
+                                                          field: table.schema.allProperties[i].columnName,
                                                           value: syncFieldValue(table, row: row, propertyIndex: i))
                     if !sets.contains(instruction) { sets.append(instruction) }
                 }
@@ -154,7 +156,7 @@ extension RealmInstance {
         for (ownerName, schema) in storedSchemas {
             for property in schema.allProperties where property.type == .object && property.objectClassName == table.className {
                 guard let owner = self.table(named: ownerName) else { continue }
-                let column = SQL.quote(property.name)
+                let column = SQL.quote(property.columnName)
                 let sql = property.collection == .none
                     ? "SELECT rowid FROM \(owner.sqlName) WHERE \(column) = ?"
                     : "SELECT rowid FROM \(owner.sqlName) WHERE EXISTS (SELECT 1 FROM json_each(\(owner.sqlName).\(column)) WHERE value = ?)"

@@ -18,7 +18,7 @@ extension QueryPredicate {
     }
 
     /// The predicate with `transform` applied to both operands of every comparison.
-    func mapOperands<E: Error>(_ transform: (QueryOperand) throws(E) -> QueryOperand) throws(E) -> QueryPredicate {
+    package func mapOperands<E: Error>(_ transform: (QueryOperand) throws(E) -> QueryOperand) throws(E) -> QueryPredicate {
         switch node {
         case .constant:
             return self

@@ -51,8 +51,18 @@ public struct ObjectSchema: Hashable, Sendable, Codable, CustomStringConvertible
         allProperties.first { $0.name == propertyName }
     }
 
+    /// The persisted property stored under `columnName` (see `Property.columnName`).
+    public func property(column columnName: String) -> Property? {
+        allProperties.first { $0.columnName == columnName && $0.type != .linkingObjects }
+    }
+
+    /// Realm's text: the class (marked when embedded), then each property's description indented, the persisted
+    /// ones first.
     public var description: String {
-        "\(className) {\n" + allProperties.map { "\t\($0)" }.joined(separator: "\n") + "\n}"
+        let lines = (properties + computedProperties).map {
+            "\t" + $0.description.replacingOccurrences(of: "\n", with: "\n\t") + "\n"
+        }
+        return "\(className) \(isEmbedded ? "(embedded) " : ""){\n" + lines.joined() + "}"
     }
 }
 

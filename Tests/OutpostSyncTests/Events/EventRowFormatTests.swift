@@ -46,7 +46,35 @@ extension EvScalars {
     }
 }
 
+/// Scalars stored under mapped names (`propertiesMapping()`).
+final class EvMapped: Object {
+    @Persisted(primaryKey: true) var id: ObjectId
+    @Persisted var label: String
+    @Persisted var score: Int
+    override class func propertiesMapping() -> [String: String] {
+        ["id": "_id", "label": "label_text", "score": "score_n"]
+    }
+}
+
 @Suite struct EventRowFormatTests {
+    /// Event payloads name fields as they are stored, on both paths, as sync documents do.
+    @Test func payloadsUseTheStoredNames() throws {
+        let realm = try Realm(configuration: try localEventConfiguration(types: [EvMapped.self]))
+        let object = EvMapped()
+        object.label = "a"
+        object.score = 3
+        try realm.write { realm.add(object) }
+        let instance = realm.instance
+        let table = try #require(instance.table(named: "EvMapped"))
+        let format = try #require(table.eventRowFormat)
+        let values = try #require(instance.eventRowValues(table, object._row!.rowid))
+        let general = EventSerializer.json(try #require(instance.syncDocument(table, rowid: object._row!.rowid)))
+        #expect(format.json(values) == general)
+        guard case .object(let fields) = general else { Issue.record("not an object"); return }
+        #expect(Set(fields.keys) == ["_id", "label_text", "score_n"])
+        #expect(text { format.write(values, to: &$0) }.contains(#""label_text":"a""#))
+    }
+
     /// Adds `count` filled `EvScalars` objects in one write.
     private func addScalars(count: Int, to realm: Realm) throws {
         try realm.write {
