@@ -166,6 +166,15 @@ final class CollidingColumns: Object {
         #expect(dynamic["age"] as? Int == 1)
         try realm.write { dynamic["age"] = 2 }
         #expect(realm.objects(MappedDog.self).where { $0.dogName == "Max" }.first?.age == 2)
+        try realm.write {
+            dynamic.setValue(6, forUndefinedKey: "age")
+            realm.objects(MappedOwner.self).where { $0.fullName == "Ann" }.first!.setValue("Bergen", forKeyPath: "address.cityName")
+            realm.objects(MappedOwner.self).where { $0.fullName == "Bob" }.first!.setValue("x", forKeyPath: "address.cityName")
+        }
+        #expect(dynamic.value(forUndefinedKey: "age") as? Int == 6)
+        #expect(realm.objects(MappedOwner.self).filter("address.cityName == 'Bergen'").count == 1)
+        #expect(realm.objects(MappedOwner.self).where { $0.fullName == "Bob" }.first?.address == nil,
+                "a nil link on the way sets nothing, as NSObject's key-value coding")
     }
 
     @Test func observersNameTheSwiftProperties() throws {

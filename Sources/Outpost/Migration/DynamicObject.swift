@@ -75,6 +75,13 @@ public final class DynamicObject: Object {
         set { self[member] = newValue }
     }
 
+    /// The value of property `key` (Realm's dynamic objects answer key-value coding's undefined keys with their
+    /// properties).
+    public func value(forUndefinedKey key: String) -> Any? { self[key] }
+
+    /// Sets property `key` of a live object (Realm's key-value coding for undefined keys).
+    public func setValue(_ value: Any?, forUndefinedKey key: String) { self[key] = value }
+
     /// The value of property `key`, or (for a live object) sets it.
     public override subscript(key: String) -> Any? {
         get {

@@ -75,6 +75,19 @@ extension ObjectBase {
 
     /// Sets the property named `key`, as `self[key] = value` (Realm's `NSObject` key-value coding).
     public func setValue(_ value: Any?, forKey key: String) { self[key] = value }
+
+    /// Sets the property at a dotted key path through links and embedded objects (`"owner.name"`); nothing when a
+    /// link on the way is nil, as `NSObject`'s key-value coding does. Traps with Realm's text for an unknown name.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        var names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let last = names.removeLast()
+        var object: ObjectBase = self
+        for name in names {
+            guard let next = object[name] as? ObjectBase else { return }
+            object = next
+        }
+        object[last] = value
+    }
 }
 
 /// Values as Realm's key-value coding answers them (through Objective-C there): an optional unwrapped (nil for
