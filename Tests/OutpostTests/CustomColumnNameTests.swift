@@ -9,10 +9,11 @@ final class MappedDog: Object {
     @Persisted var dogName: String
     @Persisted var age: Int
     @Persisted var nickname: String?
+    @Persisted var extra: AnyRealmValue
     @Persisted(originProperty: "pets") var walkers: LinkingObjects<MappedOwner>
 
     override class func propertiesMapping() -> [String: String] {
-        ["id": "_id", "dogName": "dog_name", "age": "dog_age", "noSuchProperty": "ignored"]
+        ["id": "_id", "dogName": "dog_name", "age": "dog_age", "extra": "extra_value", "noSuchProperty": "ignored"]
     }
 
     convenience init(_ name: String, age: Int) {
@@ -49,8 +50,9 @@ enum RenamedModels {
         @Persisted var name: String
         @Persisted var years: Int
         @Persisted var nickname: String?
+        @Persisted var more: AnyRealmValue
         override class func propertiesMapping() -> [String: String] {
-            ["identifier": "_id", "name": "dog_name", "years": "dog_age"]
+            ["identifier": "_id", "name": "dog_name", "years": "dog_age", "more": "extra_value"]
         }
     }
 }
@@ -89,6 +91,11 @@ final class CollidingColumns: Object {
     }
 
     @Test func theSchemaGivesBothNames() throws {
+        // Realm's text: an `AnyRealmValue` is not optional (it holds its own null); a `String?` is.
+        #expect(MappedDog().objectSchema.description.contains(
+            "extra {\n\t\ttype = mixed;\n\t\tcolumnName = extra_value;\n\t\tindexed = NO;\n\t\tisPrimary = NO;\n"
+                + "\t\tarray = NO;\n\t\tset = NO;\n\t\tdictionary = NO;\n\t\toptional = NO;\n\t}"))
+        #expect(MappedDog().objectSchema.description.contains("nickname {\n\t\ttype = string;\n\t\tcolumnName = nickname;"))
         let schema = MappedDog().objectSchema
         #expect(schema["dogName"]?.columnName == "dog_name")
         #expect(schema["id"]?.columnName == "_id")
@@ -109,7 +116,7 @@ final class CollidingColumns: Object {
                 if case .text(let name) = row[1] { name } else { nil }
             })
         }
-        #expect(try columns("MappedDog") == ["_rowid", "_id", "dog_name", "dog_age", "nickname"])
+        #expect(try columns("MappedDog") == ["_rowid", "_id", "dog_name", "dog_age", "nickname", "extra_value"])
         #expect(try columns("MappedOwner").isSuperset(of: ["full_name", "pet_list", "best_dog", "tag_set", "score_map", "home_address"]))
         #expect(try columns("MappedAddress").contains("city"))
         #expect(try connection.scalar("SELECT count(*) FROM MappedDog WHERE dog_name = 'Rex'") == .integer(1))
@@ -154,6 +161,9 @@ final class CollidingColumns: Object {
         let realm = try open(dir)
         let (_, rex) = try fill(realm)
         #expect(rex["dogName"] as? String == "Rex")
+        let ann = try #require(realm.objects(MappedOwner.self).where { $0.fullName == "Ann" }.first)
+        #expect(ann.dynamicList("pets").count == 2 && ann.dynamicList("pets")[0]["dogName"] as? String == "Rex")
+        #expect(ann.dynamicMutableSet("tags").count == 1, "a set of values answers its count, as in Realm")
         #expect(realm.objects(MappedDog.self).sorted(byKeyPath: "age").value(forKey: "dogName") as? [String]
             == ["Rex", "Bo", "Ivy"])
         try realm.write {

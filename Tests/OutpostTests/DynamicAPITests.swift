@@ -96,7 +96,7 @@ final class DynDog: Object {
             _ = person.dynamicList("name")
         }.map { result in
             #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Property 'DynPerson.name' is not a list of objects"))
+                .contains("Property 'DynPerson.name' is not a list"))
         }
     }
 

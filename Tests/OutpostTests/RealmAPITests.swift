@@ -1,5 +1,5 @@
 import Foundation
-@testable import Outpost
+@_spi(Testing) @testable import Outpost
 import OutpostTesting
 import Testing
 
@@ -49,6 +49,22 @@ import Testing
         }
         let fresh = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: id))
         #expect(fresh.objects(Owner.self).isEmpty)
+    }
+
+    /// The test-support reset (Realm's tests reset their caches after each test): in-memory Realms opened after it start
+    /// empty while an earlier one is still open, and the earlier one keeps its data. In a process of its own, since
+    /// the reset concerns every in-memory Realm of the process.
+    @Test func inMemoryRealmsStartEmptyAfterTheTestReset() async {
+        await #expect(processExitsWith: .success) {
+            let config = Realm.Configuration(inMemoryIdentifier: "reset")
+            let kept = try! Realm(configuration: config)
+            try! kept.write { kept.create(Owner.self, value: ["id": 1]) }
+            Realm._startNewInMemoryRealms()
+            let fresh = try! Realm(configuration: config)
+            precondition(fresh.objects(Owner.self).isEmpty, "the new in-memory Realm is not empty")
+            try! fresh.write { fresh.create(Owner.self, value: ["id": 2]) }
+            precondition(kept.objects(Owner.self).map(\.id) == [1], "the open one lost its data")
+        }
     }
 
     /// Observing and writing from a queue keep no instance of an in-memory Realm alive once they are done.

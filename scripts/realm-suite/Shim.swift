@@ -1,7 +1,7 @@
 // The harness base class for Realm Swift's own tests, compiled against `import Outpost` (written here; Realm's
 // TestCase derives from an Objective-C base). Used by scripts/realm-suite/run.sh only, never by the test suite.
 import Foundation
-import Outpost
+@_spi(Testing) import Outpost
 import XCTest
 
 func inMemoryRealm(_ inMememoryIdentifier: String) -> Realm {
@@ -43,6 +43,10 @@ class TestCase: XCTestCase, @unchecked Sendable {
 
     override func tearDown() {
         queue.sync { }
+        // Realm's TestCase resets its caches after each test (closing every Realm). Linux's XCTest keeps each test
+        // case instance, with the managed objects its properties hold, to the end of the run: the next test's
+        // in-memory Realms must start empty all the same.
+        Realm._startNewInMemoryRealms()
         try? FileManager.default.removeItem(atPath: testDir)
         // The next test may not be a TestCase (LoggerTests): leave it a default configuration whose folder exists.
         Realm.Configuration.defaultConfiguration = Realm.Configuration(
@@ -50,7 +54,7 @@ class TestCase: XCTestCase, @unchecked Sendable {
         super.tearDown()
     }
 
-    func resetRealmState() {}
+    func resetRealmState() { Realm._startNewInMemoryRealms() }
 
     func dispatchSyncNewThread(block: @Sendable @escaping () -> Void) {
         queue.async { block() }

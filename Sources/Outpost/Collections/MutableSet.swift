@@ -25,7 +25,8 @@ public final class MutableSet<Element: RealmCollectionValue>: CustomStringConver
         return storedElements.compactMap { Element._load($0) }
     }
 
-    public var count: Int { currentElements.count }
+    /// The stored elements' number (not decoded: a dynamic set of values answers it too, as in Realm).
+    public var count: Int { accessor == nil ? unmanaged.count : storedElements.count }
     public var isEmpty: Bool { count == 0 }
     /// The Realm of the owning object; nil when unmanaged.
     public var realm: Realm? { accessor.map { Realm(instance: $0.row.realm) } }

@@ -87,8 +87,9 @@ extension Realm {
             if let id = inMemoryIdentifier {
                 let safe = id.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()
                 let dir = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+                let generation = InMemoryGeneration.current.load(ordering: .relaxed)
                 return (dir as NSString).appendingPathComponent(
-                    "outpost-memory-\(getpid())-\(safe)-\(abs(id.hashValue)).realm")
+                    "outpost-memory-\(getpid())-\(generation == 0 ? "" : "\(generation)-")\(safe)-\(abs(id.hashValue)).realm")
             }
             return (fileURL ?? Configuration.defaultFileURL).path
         }
@@ -103,3 +104,17 @@ public typealias MigrationBlock = Realm.MigrationBlock
 
 /// The block `Migration.enumerateObjects(ofType:_:)` calls with each object's old and new version.
 public typealias MigrationObjectEnumerateBlock = (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void
+
+/// Which in-memory Realms an identifier opens: those of the current generation (see `Realm._startNewInMemoryRealms()`).
+enum InMemoryGeneration {
+    static let current = Atomic<Int>(0)
+}
+
+extension Realm {
+    /// Test support, Outpost-only (Realm's own tests reset its caches with the private `RLMRealm.resetRealmState()`):
+    /// in-memory Realms opened from now on start empty, even while instances of earlier ones are still open (a test
+    /// case that keeps a managed object keeps its Realm); those keep their own data until they close.
+    @_spi(Testing) public static func _startNewInMemoryRealms() {
+        InMemoryGeneration.current.add(1, ordering: .relaxed)
+    }
+}

@@ -49,7 +49,7 @@ extension Realm {
 
 extension Object {
     /// The list property `propertyName` with its objects as `DynamicObject`s (Realm's dynamic API). The object must be
-    /// managed.
+    /// managed. A list of values answers `count` and `isEmpty` (as in Realm); its elements are not objects.
     public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
         List<DynamicObject>._get(dynamicAccessor(propertyName, .list))
     }
@@ -71,8 +71,9 @@ extension Object {
         guard let (index, property) = row.table.property(named: name) else {
             fatalError("Invalid property name '\(name)' for class '\(row.table.className)'.")
         }
-        guard property.collection == kind, property.type == .object else {
-            fatalError("Property '\(row.table.className).\(name)' is not a \(kind) of objects")
+        // A collection of values is accepted, as in Realm, for what needs no element (`count`, `isEmpty`).
+        guard property.collection == kind else {
+            fatalError("Property '\(row.table.className).\(name)' is not a \(kind == .map ? "map" : kind == .set ? "set" : "list")")
         }
         return _PropertyAccessor(row: row, propertyIndex: index)
     }

@@ -93,7 +93,8 @@ public struct Property: Hashable, Sendable, Codable, CustomStringConvertible {
         }
         text += "\tcolumnName = \(columnName);\n\tindexed = \(yesNo(isIndexed));\n\tisPrimary = \(yesNo(isPrimaryKey));\n"
         text += "\tarray = \(yesNo(isArray));\n\tset = \(yesNo(isSet));\n\tdictionary = \(yesNo(isMap));\n"
-        return text + "\toptional = \(yesNo(isOptional));\n}"
+        // Realm describes `AnyRealmValue` as not optional: it holds its own null.
+        return text + "\toptional = \(yesNo(isOptional && type != .mixed));\n}"
     }
 
     /// The type names of Realm's schema descriptions (which differ from those of its messages for a few types).
