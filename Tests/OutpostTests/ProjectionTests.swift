@@ -21,6 +21,12 @@ final class ProjectionPerson: Object {
     @Persisted var address: ProjectionAddress?
     @Persisted var friends: List<ProjectionPerson>
     @Persisted var pets: MutableSet<ProjectionPet>
+    @Persisted var mood: AnyRealmValue
+}
+
+/// A projected `AnyRealmValue`.
+final class ProjectedMood: Projection<ProjectionPerson> {
+    @Projected(\ProjectionPerson.mood) var mood
 }
 
 /// Realm's kinds of projected property: passthrough, a value computed from one, a key path through a link, and
@@ -322,6 +328,28 @@ final class ProjectionChangeLog {
         }
         #expect(spinRunLoop { !log.entries.isEmpty })
         #expect(log.entries == [["firstName: John -> Jon", "lastNameCaps: SNOW -> STARK"]])
+    }
+
+    /// The old value of a projected `AnyRealmValue` is the `AnyRealmValue` (the root's change gives what it holds).
+    @Test func changesFromAnotherThreadHaveMixedOldValues() throws {
+        let f = try ProjectionFixture()
+        defer { f.remove() }
+        try f.realm.write { f.john.mood = .int(20) }
+        let mood = ProjectedMood(projecting: f.john)
+        var changes: [(old: AnyRealmValue?, new: AnyRealmValue?)] = []
+        let token = mood.observe { (change: ObjectChange<ProjectedMood>) in
+            if case .change(_, let properties) = change {
+                changes += properties.map { ($0.oldValue as? AnyRealmValue, $0.newValue as? AnyRealmValue) }
+            }
+        }
+        defer { token.invalidate() }
+        let configuration = f.configuration
+        ProjectionFixture.onNewThread {
+            let realm = try! Realm(configuration: configuration)
+            try! realm.write { realm.object(ofType: ProjectionPerson.self, forPrimaryKey: 1)!.mood = .string("calm") }
+        }
+        #expect(spinRunLoop { !changes.isEmpty })
+        #expect(changes.count == 1 && changes.first?.old == .int(20) && changes.first?.new == .string("calm"))
     }
 
     @Test func everyPropertyProjectedFromAChangedPropertyIsReported() throws {

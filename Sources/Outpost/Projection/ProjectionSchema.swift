@@ -107,7 +107,10 @@ enum ProjectionSchema {
         switch property.type {
         case .object, .linkingObjects: return false
         case .mixed:
-            guard let mixed = oldValue as? AnyRealmValue else { return false }
+            // Reported as what it holds (as Realm's object changes give it), or as the `AnyRealmValue` itself.
+            guard let mixed = oldValue as? AnyRealmValue else {
+                return !(oldValue is ObjectBase || oldValue is [Any] || oldValue is [String: Any])
+            }
             switch mixed {
             case .object, .list, .dictionary: return false
             default: return true
