@@ -143,6 +143,10 @@ final class CollidingColumns: Object {
         #expect(owners.where { $0.pets.dogName == "Rex" }.map(\.fullName) == ["Ann"])
         #expect(owners.filter("ANY pets.age > 6").map(\.fullName) == ["Bob"])
         #expect(owners.filter("favourite.dogName == 'Bo'").count == 1)
+        // As realm-core: an object whose link is nil sorts after the others ascending, before them descending.
+        #expect(owners.sorted(byKeyPath: "favourite.age").map(\.fullName) == ["Ann", "Bob"])
+        #expect(owners.sorted(byKeyPath: "favourite.age", ascending: false).map(\.fullName) == ["Bob", "Ann"])
+        #expect(owners.distinct(by: ["favourite.age"]).map(\.fullName) == ["Ann"], "and a distinct leaves it out")
         #expect(owners.filter("address.cityName == 'Oslo'").count == 1)
         #expect(owners.filter("'vet' IN tags").count == 1)
         #expect(owners.filter("scores['a'] == 2").count == 1)

@@ -41,12 +41,17 @@ class TestCase: XCTestCase, @unchecked Sendable {
         Realm.Configuration.defaultConfiguration = Realm.Configuration(fileURL: defaultRealmURL())
     }
 
+    // As Realm's TestCase: after the test (setUp, body and tearDown, whether or not a subclass calls super), reset
+    // Realm's state. Realm's reset closes every Realm; Linux's XCTest keeps each test case instance, with the managed
+    // objects its properties hold, to the end of the run, so the next test's in-memory Realms start anew instead.
+    override func invokeTest() {
+        super.invokeTest()
+        queue.sync { }
+        Realm._startNewInMemoryRealms()
+    }
+
     override func tearDown() {
         queue.sync { }
-        // Realm's TestCase resets its caches after each test (closing every Realm). Linux's XCTest keeps each test
-        // case instance, with the managed objects its properties hold, to the end of the run: the next test's
-        // in-memory Realms must start empty all the same.
-        Realm._startNewInMemoryRealms()
         try? FileManager.default.removeItem(atPath: testDir)
         // The next test may not be a TestCase (LoggerTests): leave it a default configuration whose folder exists.
         Realm.Configuration.defaultConfiguration = Realm.Configuration(

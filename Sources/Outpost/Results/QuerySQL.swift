@@ -69,7 +69,13 @@ struct QuerySQL {
         guard case .term(let term) = try resolve(keyPath, table: table, alias: alias, for: "sort") else {
             throw QueryError(.invalidKeyPath, "Cannot sort on key path '\(keyPath)': sorting on collections is not supported")
         }
-        return "\(term.sql)\(term.type == .decimal128 ? " COLLATE \(Decimal128Collation.name)" : "") \(ascending ? "ASC" : "DESC")"
+        let direction = ascending ? "ASC" : "DESC"
+        let value = "\(term.sql)\(term.type == .decimal128 ? " COLLATE \(Decimal128Collation.name)" : "") \(direction)"
+        // As realm-core: an object whose chain of links is broken sorts after all others when ascending (before them
+        // when descending), apart from the objects whose value is null.
+        let links = try linksPresent(keyPath, table: table, alias: alias)
+        guard !links.isEmpty else { return value }
+        return "(CASE WHEN \(links.joined(separator: " AND ")) THEN 0 ELSE 1 END) \(direction), \(value)"
     }
 
     /// `resolve` for a sort or distinct, a missing property reported in Realm's words for them.

@@ -14,7 +14,9 @@ import Testing
         #expect(owners.sorted(by: [SortDescriptor(keyPath: \Owner.flag, ascending: false),
                                    SortDescriptor(keyPath: \Owner.age)]).map(\.id) == [1, 3, 2])
         #expect(SortDescriptor(keyPath: \Owner.address?.city).keyPath == "address.city")
-        #expect(owners.sorted(by: [SortDescriptor(keyPath: \Owner.address?.city, ascending: false)]).first?.id == 2)
+        // Descending, the owner without an address comes first (realm-core puts broken links first descending).
+        #expect(owners.sorted(by: [SortDescriptor(keyPath: \Owner.address?.city, ascending: false)]).map(\.id).prefix(2)
+            == [3, 2])
         #expect(owners.distinct(by: [\Owner.flag]).count == 2)
         #expect(owners.distinct(by: [\Owner.flag, \Owner.mood]).count == 3)
         #expect(owners.where { $0.age > 25 }.sorted(by: \.name, ascending: false).map(\.id) == [3, 1])
