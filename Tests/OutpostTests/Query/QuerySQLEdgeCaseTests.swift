@@ -198,7 +198,9 @@ import Testing
         #expect(keys(people.filter("TRUEPREDICATE LIMIT(2) DISTINCT(active)")) == ["ada", "bob"])
         #expect(keys(people.filter("TRUEPREDICATE LIMIT(0)")) == [])
         #expect(keys(people.filter("TRUEPREDICATE SORT(balance DESC)")) == ["ada", "eli", "bob"])
-        #expect(keys(people.filter("TRUEPREDICATE SORT(dog.age ASC)")) == ["bob", "ada", "eli"])
+        // Bob has no dog: a broken link sorts last ascending, as in realm-core.
+        #expect(keys(people.filter("TRUEPREDICATE SORT(dog.age ASC)")) == ["ada", "eli", "bob"])
+        #expect(keys(people.filter("TRUEPREDICATE SORT(dog.age DESC)")) == ["bob", "eli", "ada"])
         #expect(keys(people.filter("TRUEPREDICATE SORT(prices['eur'] DESC)")) == ["ada", "eli", "bob"])
         #expect(keys(people.filter("TRUEPREDICATE DISTINCT(address.city)")) == ["ada", "bob", "eli"])
     }
