@@ -77,6 +77,24 @@ final class ImportedTask: Object {
                 realm.refresh()
                 #expect(realm.object(ofType: ImportedTask.self, forPrimaryKey: theirId) == nil)
                 #expect(try await server.storage.documents(appId: server.appId, collection: "ImportedTask").count == 1)
+
+                // The app's data, exported from MongoDB and imported while the client is connected, reaches it.
+                let file = folder.appendingPathComponent("tasks.json").path
+                let lines = (1...3).map {
+                    #"{"_id": {"$oid": "65a00000000000000000000\#($0)"}, "owner_id": "someone", "summary": "imported \#($0)"}"#
+                }
+                try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+                let key = try String(contentsOf: server.dataDirectory.appendingPathComponent("admin-key"), encoding: .utf8)
+                let importer = DocumentImporter(server: URL(string: server.baseURL)!,
+                                                adminKey: key.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                collection: "ImportedTask", file: file)
+                #expect(try await importer.run().documents == 3)
+                let session = try #require(realm.syncSession)
+                try await eventuallyAsync(timeout: testPatience, "the imported tasks arrive") {
+                    try await session.wait(for: .download)
+                    realm.refresh()
+                    return realm.objects(ImportedTask.self).where { $0.summary.starts(with: "imported") }.count == 3
+                }
             }
         }
     }

@@ -19,6 +19,7 @@ struct AdminRoutes: Sendable {
         group.put("users/:id/enable", use: guarded(enableUser))
         group.get("collections", use: guarded(collections))
         group.get("collections/:name/documents", use: guarded(documents))
+        group.post("collections/:name/import", use: guarded(AdminImportRoute(application: application).importDocuments))
         group.get("sessions", use: guarded(sessions))
         group.get("logs", use: guarded(logs))
     }

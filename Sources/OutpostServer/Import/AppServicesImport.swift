@@ -118,8 +118,8 @@ package struct AppServicesImport {
 }
 
 extension JSONValue {
-    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
-    var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
-    var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    package var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    package var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
 }

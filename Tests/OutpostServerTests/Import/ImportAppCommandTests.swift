@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import OutpostCore
 import OutpostServer
 import OutpostServerTesting
@@ -49,6 +52,45 @@ import Testing
             let apiKey = try await server.client.post(
                 "/api/client/v2.0/app/todo-abcde/auth/providers/api-key/login", json: .object(["key": .string("x")]))
             #expect(apiKey.status == 400, "\(apiKey.text)")
+            #expect(try await server.terminate() == 0)
+        }
+    }
+
+    /// `import-data` killed with SIGKILL in the middle of a file: run again, it finishes from its checkpoint, and every
+    /// document is there exactly once.
+    @Test func aKilledDataImportResumesWithoutLossOrDuplicates() async throws {
+        try await TemporaryDirectory.with("import-data") { dir in
+            let server = try await OutpostServerProcess.launch(
+                arguments: ["--port", "0", "--data-dir", dir.path("data"), "--admin-key", "import-key"])
+            let file = dir.path("Item.json")
+            let count = 60_000
+            var text = ""
+            for i in 0..<count { text += #"{"_id":{"$numberInt":"\#(i)"},"name":"item \#(i)","n":{"$numberLong":"\#(i)"}}"# + "\n" }
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            let arguments = ["import-data", file, "--server", "http://127.0.0.1:\(server.port)", "--admin-key", "import-key",
+                             "--batch-size", "200"]
+            let first = try ChildProcess(executable: try OutpostServerProcess.executableURL(), arguments: arguments,
+                                         standardOutput: nil, standardError: nil)
+            // Killed once some batches are in (the checkpoint says so), wherever it is then.
+            let checkpoint = file + ".outpost-import"
+            let deadline = ContinuousClock.now + .seconds(120)
+            while !FileManager.default.fileExists(atPath: checkpoint) && first.isRunning && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let midway = FileManager.default.fileExists(atPath: checkpoint) && first.isRunning
+            kill(first.processIdentifier, SIGKILL)
+            first.waitUntilExit()
+            #expect(midway, "the import was killed before its first batch or after its last")
+            #expect(FileManager.default.fileExists(atPath: checkpoint))
+            let second = try run(Array(arguments))
+            #expect(second.status == 0, "\(second.errors)")
+            #expect(second.output.contains("Imported \(count) documents into Item."), "\(second.output)")
+            #expect(!FileManager.default.fileExists(atPath: checkpoint))
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/api/admin/v1/collections/Item/documents?limit=1")!)
+            request.setValue("import-key", forHTTPHeaderField: "X-Admin-Key")
+            let (data, _) = try await URLSession.shared.data(for: request)
+            let stored = String(decoding: data, as: UTF8.self)
+            #expect(JSONValue.parse(stored)?.objectValue?["total"] == .int(Int64(count)), "\(stored)")
             #expect(try await server.terminate() == 0)
         }
     }

@@ -1,0 +1,121 @@
+import Foundation
+import OutpostCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `outpost-server import-data`: sends the documents of an exported collection to a running server's admin import
+/// endpoint (`AdminImportRoute`) in batches, so they become sync history that connected clients receive. Memory stays
+/// bounded by one batch whatever the file's size. After each batch the server acknowledged, the file offset reached
+/// is saved beside the file (`<file>.outpost-import`), so an import that was killed resumes there; since the server
+/// stores documents by `_id` and skips unchanged ones, a batch sent twice writes nothing twice.
+package struct DocumentImporter {
+    package struct Progress: Sendable {
+        package var documents: Int
+        package var bytes: Int64
+        package var totalBytes: Int64
+        package var resumedFrom: Int64
+    }
+
+    package let server: URL
+    package let adminKey: String
+    package let collection: String
+    package let file: String
+    /// Documents per request, and bytes of Extended JSON per request (under the server's 2 MiB default body limit).
+    package var batchDocuments = 1000
+    package var batchBytes = 1_000_000
+    package var requestTimeout: TimeInterval = 120
+
+    package init(server: URL, adminKey: String, collection: String, file: String) {
+        self.server = server
+        self.adminKey = adminKey
+        self.collection = collection
+        self.file = file
+    }
+
+    /// Where the progress of an interrupted import is kept.
+    package var checkpointPath: String { file + ".outpost-import" }
+
+    /// Imports the file; `progress` is called after each batch. Returns the totals.
+    @discardableResult
+    package func run(progress: (Progress) -> Void = { _ in }) async throws -> Progress {
+        let checkpoint = Checkpoint.read(checkpointPath, collection: collection, file: file)
+        var reader = try ExportDocumentReader(
+            path: file, format: checkpoint?.format, offset: checkpoint?.offset ?? 0, line: checkpoint?.line ?? 1,
+            documentIndex: checkpoint?.documents ?? 0)
+        var state = Progress(documents: checkpoint?.documents ?? 0, bytes: checkpoint?.offset ?? 0,
+                             totalBytes: reader.fileSize, resumedFrom: checkpoint?.offset ?? 0)
+        var batch: [String] = []
+        var batchSize = 0
+        var end: (offset: Int64, line: Int, documents: Int)?
+        func send() async throws {
+            guard !batch.isEmpty, let reached = end else { return }
+            try await post(batch)
+            state.documents = reached.documents
+            state.bytes = reached.offset
+            try Checkpoint(collection: collection, format: reader.format, offset: reached.offset, line: reached.line,
+                           documents: reached.documents, fileSize: reader.fileSize).write(checkpointPath)
+            batch.removeAll(keepingCapacity: true)
+            batchSize = 0
+            progress(state)
+        }
+        while let item = try reader.next() {
+            guard item.document["_id"] != nil else {
+                throw AppImportError(file: file, "\(item.location): the document has no _id (imported documents keep the "
+                    + "_id they were exported with)")
+            }
+            let text = Value.document(item.document).extendedJSON.text
+            if batchSize + text.utf8.count > batchBytes || batch.count >= batchDocuments { try await send() }
+            batch.append(text)
+            batchSize += text.utf8.count + 1
+            end = (item.endOffset, reader.currentLine, reader.currentDocumentIndex)
+        }
+        try await send()
+        try? FileManager.default.removeItem(atPath: checkpointPath)
+        return state
+    }
+
+    private func post(_ documents: [String]) async throws {
+        let escaped = collection.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? collection
+        var request = URLRequest(url: server.appendingPathComponent("api/admin/v1/collections/\(escaped)/import"))
+        request.httpMethod = "POST"
+        request.timeoutInterval = requestTimeout
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(adminKey, forHTTPHeaderField: "X-Admin-Key")
+        request.httpBody = Data(("{\"documents\":[" + documents.joined(separator: ",") + "]}").utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 else {
+            let message = JSONValue.parse(String(decoding: data, as: UTF8.self))?.objectValue?["error"]?.stringValue
+                ?? String(decoding: data.prefix(500), as: UTF8.self)
+            throw AppImportError(file: file, "the server refused a batch (HTTP \(status)): \(message)")
+        }
+    }
+
+    /// The progress of an interrupted import, valid for the same file (size) and collection.
+    struct Checkpoint: Codable {
+        var collection: String
+        var format: ExportDocumentReader.Format
+        var offset: Int64
+        var line: Int
+        var documents: Int
+        var fileSize: Int64
+
+        static func read(_ path: String, collection: String, file: String) -> Checkpoint? {
+            guard let data = FileManager.default.contents(atPath: path),
+                let checkpoint = try? JSONDecoder().decode(Checkpoint.self, from: data),
+                checkpoint.collection == collection,
+                let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value,
+                size == checkpoint.fileSize, checkpoint.offset <= size
+            else { return nil }
+            return checkpoint
+        }
+
+        func write(_ path: String) throws {
+            try JSONEncoder().encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+    }
+}
+
+extension ExportDocumentReader.Format: Codable {}
