@@ -1,7 +1,7 @@
 import Foundation
 import OutpostServerTesting
 
-// Usage: outpost-server-bench [ingest|fanout|fanout-live|idle|history|upload-read|find|all] [documents] [rounds, ingest only]
+// Usage: outpost-server-bench [ingest|import|fanout|fanout-live|idle|history|upload-read|find|all] [documents] [rounds, ingest only]
 // (`find` runs at 1,000, 100,000 and 1,000,000 documents unless `documents` names one size.)
 // (`fanout` readers decode after the run; `fanout-live` readers decode each download as it arrives.)
 // PostgreSQL cases need PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE (as in the tests).
@@ -35,6 +35,19 @@ if which == "ingest" || which == "all" {
             let median = Stats.percentile(ratios, 50)
             print(String(format: "ingest, %@: median ratio of %d rounds %.2f× (goal ≤ 3×) %@", name, rounds, median,
                          median <= 3 ? "met" : "NOT MET"))
+        }
+    }
+}
+if which == "import" || which == "all" {
+    for driver in ["sqlite", "postgres"] {
+        let name = driver == "sqlite" ? "SQLite" : "PostgreSQL"
+        guard driver == "sqlite" || PostgresTestEnvironment.isConfigured else {
+            print("import on PostgreSQL: skipped (no PG* environment)")
+            continue
+        }
+        for _ in 0..<rounds {
+            let run = try await ImportBenchmark.run(driver: driver, documents: documents)
+            report("import-data \(documents) docs / 1000 per batch, \(name)", run.outpost, run.baseline, goal: 3)
         }
     }
 }

@@ -47,28 +47,30 @@ package struct DocumentImporter {
         var state = Progress(documents: checkpoint?.documents ?? 0, bytes: checkpoint?.offset ?? 0,
                              totalBytes: reader.fileSize, resumedFrom: checkpoint?.offset ?? 0)
         var batch: [String] = []
+        var locations: [String] = []
         var batchSize = 0
         var end: (offset: Int64, line: Int, documents: Int)?
         func send() async throws {
             guard !batch.isEmpty, let reached = end else { return }
-            try await post(batch)
+            try await post(batch, locations: locations)
             state.documents = reached.documents
             state.bytes = reached.offset
             try Checkpoint(collection: collection, format: reader.format, offset: reached.offset, line: reached.line,
                            documents: reached.documents, fileSize: reader.fileSize).write(checkpointPath)
             batch.removeAll(keepingCapacity: true)
+            locations.removeAll(keepingCapacity: true)
             batchSize = 0
             progress(state)
         }
         while let item = try reader.next() {
-            guard item.document["_id"] != nil else {
+            guard item.hasId else {
                 throw AppImportError(file: file, "\(item.location): the document has no _id (imported documents keep the "
                     + "_id they were exported with)")
             }
-            let text = Value.document(item.document).extendedJSON.text
-            if batchSize + text.utf8.count > batchBytes || batch.count >= batchDocuments { try await send() }
-            batch.append(text)
-            batchSize += text.utf8.count + 1
+            if batchSize + item.text.utf8.count > batchBytes || batch.count >= batchDocuments { try await send() }
+            batch.append(item.text)
+            locations.append(item.location)
+            batchSize += item.text.utf8.count + 1
             end = (item.endOffset, reader.currentLine, reader.currentDocumentIndex)
         }
         try await send()
@@ -76,7 +78,7 @@ package struct DocumentImporter {
         return state
     }
 
-    private func post(_ documents: [String]) async throws {
+    private func post(_ documents: [String], locations: [String]) async throws {
         let escaped = collection.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? collection
         var request = URLRequest(url: server.appendingPathComponent("api/admin/v1/collections/\(escaped)/import"))
         request.httpMethod = "POST"
@@ -89,6 +91,14 @@ package struct DocumentImporter {
         guard status == 200 else {
             let message = JSONValue.parse(String(decoding: data, as: UTF8.self))?.objectValue?["error"]?.stringValue
                 ?? String(decoding: data.prefix(500), as: UTF8.self)
+            // The server names a bad document by its place in the batch (`documents[3]…`): say where it is in the file.
+            if status == 400, let range = message.range(of: #"documents\[\d+\]"#, options: .regularExpression),
+                let index = Int(message[range].dropFirst(10).dropLast()), locations.indices.contains(index)
+            {
+                let detail = message.replacingOccurrences(of: "'\(message[range])'", with: "the document")
+                    .replacingOccurrences(of: String(message[range]), with: "$")
+                throw AppImportError(file: file, "\(locations[index]): \(detail)")
+            }
             throw AppImportError(file: file, "the server refused a batch (HTTP \(status)): \(message)")
         }
     }

@@ -10,11 +10,23 @@ package struct ExportDocumentReader {
     }
 
     package struct Item {
-        package var document: Document
+        /// The document as Extended JSON: the file's own text for JSON (checked to be an object), written from the
+        /// BSON for `.bson`. Its Extended JSON values are read by the server (a bad one is reported at `location`).
+        package var text: String
+        /// Whether the document has a top-level `_id`.
+        package var hasId: Bool
         /// Where the document starts, for messages: `line 12` or `document 3 (byte 1024)`.
         package var location: String
         /// The file offset just after the document.
         package var endOffset: Int64
+
+        /// The document in Outpost's model (what the server will store).
+        package func document() throws(AppImportError) -> Document {
+            guard let json = JSONValue.parse(text) else { throw AppImportError(file: location, "is not valid JSON") }
+            do { return try Document(extendedJSON: json, path: "$") } catch {
+                throw AppImportError(file: location, error.message)
+            }
+        }
     }
 
     /// The longest document accepted (a line of JSON, or a BSON document); a longer one is refused rather than read
@@ -102,15 +114,15 @@ package struct ExportDocumentReader {
         AppImportError(file: path, "\(location): \(message)")
     }
 
-    private func document(_ bytes: ArraySlice<UInt8>, at location: String) throws(AppImportError) -> Document {
+    /// A JSON document's text, checked to be one JSON object; its Extended JSON values are the server's to read.
+    private func item(_ bytes: ArraySlice<UInt8>, at location: String, endOffset: Int64) throws(AppImportError) -> Item {
         var reader = JSONReader(bytes: Array(bytes))
         guard let json = reader.parseValue() else { throw fail(location, "is not valid JSON") }
         reader.skipSpace()
         guard reader.index == bytes.count else { throw fail(location, "has more than one JSON value") }
-        guard case .object = json else { throw fail(location, "is \(json.kindDescription), not a document") }
-        do { return try Document(extendedJSON: json, path: "$") } catch {
-            throw fail(location, error.message)
-        }
+        guard case .object(let fields) = json else { throw fail(location, "is \(json.kindDescription), not a document") }
+        return Item(text: String(decoding: bytes, as: UTF8.self), hasId: fields["_id"] != nil, location: location,
+                    endOffset: endOffset)
     }
 
     // MARK: One document per line
@@ -138,9 +150,8 @@ package struct ExportDocumentReader {
             position += min(length + 1, buffer.count - position)
             if newline != nil { line += 1 }
             if bytes.allSatisfy({ [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) { continue }
-            let document = try document(bytes, at: "line \(startLine)")
             documentIndex += 1
-            return Item(document: document, location: "line \(startLine)", endOffset: offset)
+            return try item(bytes, at: "line \(startLine)", endOffset: offset)
         }
     }
 
@@ -203,9 +214,8 @@ package struct ExportDocumentReader {
         }
         let bytes = buffer[position..<index]
         position = index
-        let document = try document(bytes, at: "line \(startLine)")
         documentIndex += 1
-        return Item(document: document, location: "line \(startLine)", endOffset: offset)
+        return try item(bytes, at: "line \(startLine)", endOffset: offset)
     }
 
     // MARK: BSON
@@ -228,6 +238,7 @@ package struct ExportDocumentReader {
         }
         position += length
         documentIndex += 1
-        return Item(document: document, location: location, endOffset: offset)
+        return Item(text: Value.document(document).extendedJSON.text, hasId: document["_id"] != nil, location: location,
+                    endOffset: offset)
     }
 }

@@ -112,6 +112,15 @@ import Testing
                 "\(error)" == "\(file): line 26: the document has no _id (imported documents keep the _id they were exported with)"
             }
             #expect(try await server.storage.documents(appId: server.appId, collection: "Item").count == 20)
+            // A value the server cannot read is reported at its line too.
+            lines[25] = #"{"_id": {"$oid": "nothex"}}"#
+            try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+            await #expect {
+                try await importer.run()
+            } throws: { error in
+                "\(error)".hasPrefix("\(file): line 26: ") && "\(error)".contains("$oid")
+            }
+            #expect(try await server.storage.documents(appId: server.appId, collection: "Item").count == 20)
             lines[25] = #"{"_id": 25}"#
             try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
             // The file changed size: the checkpoint no longer fits it, and the import starts over, writing only the rest.
