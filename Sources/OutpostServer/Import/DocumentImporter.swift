@@ -99,6 +99,11 @@ package struct DocumentImporter {
                     .replacingOccurrences(of: String(message[range]), with: "$")
                 throw AppImportError(file: file, "\(locations[index]): \(detail)")
             }
+            if status == 413 {
+                throw AppImportError(file: file, "\(locations.first ?? "a batch")…: the batch is larger than the server's "
+                    + "request body limit; start the server with a larger --max-request-body-size (a single document "
+                    + "may need it)")
+            }
             throw AppImportError(file: file, "the server refused a batch (HTTP \(status)): \(message)")
         }
     }
