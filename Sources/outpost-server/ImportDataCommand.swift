@@ -39,23 +39,23 @@ struct ImportDataCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let key: String
-        if let adminKey {
-            key = adminKey
-        } else {
-            let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("admin-key").path
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw ValidationError("no admin key: pass --admin-key, or --data-dir for the server's data directory "
-                    + "(\(path) cannot be read)")
-            }
-            key = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        let key = try adminKey ?? Self.adminKey(in: dataDirectory)
         let name = collection ?? Self.collectionName(of: file)
         var importer = DocumentImporter(server: URL(string: server)!, adminKey: key, collection: name, file: file)
         importer.batchDocuments = batchSize
         let meter = ProgressMeter(isTerminal: isatty(STDOUT_FILENO) == 1)
         let result = try await importer.run { meter.show($0) }
         meter.finish(result, collection: name)
+    }
+
+    /// The admin key the server keeps in its data directory.
+    static func adminKey(in dataDirectory: String) throws -> String {
+        let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("admin-key").path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("no admin key: pass --admin-key, or --data-dir for the server's data directory "
+                + "(\(path) cannot be read)")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `dump/shop/Item.bson` and `Item.json` load into `Item`.

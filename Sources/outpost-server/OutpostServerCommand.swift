@@ -15,7 +15,7 @@ struct OutpostServerCommand: AsyncParsableCommand {
             With no arguments it serves a development app (id 'outpost-dev', anonymous and email/password login, \
             Flexible Sync, development mode) on http://127.0.0.1:9090 with its data in ./outpost-data.
             """,
-        subcommands: [ServeCommand.self, ImportAppCommand.self, ImportDataCommand.self],
+        subcommands: [ServeCommand.self, ImportAppCommand.self, ImportDataCommand.self, ExportDataCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -20,6 +20,9 @@ struct AdminRoutes: Sendable {
         group.get("collections", use: guarded(collections))
         group.get("collections/:name/documents", use: guarded(documents))
         group.post("collections/:name/import", use: guarded(AdminImportRoute(application: application).importDocuments))
+        let export = AdminExportRoute(application: application)
+        group.get("collections/:name/export", use: guarded(export.page))
+        group.get("collections/:name/changes", use: guarded(export.changes))
         group.get("sessions", use: guarded(sessions))
         group.get("logs", use: guarded(logs))
     }

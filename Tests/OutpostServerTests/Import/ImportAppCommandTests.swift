@@ -91,6 +91,13 @@ import Testing
             let (data, _) = try await URLSession.shared.data(for: request)
             let stored = String(decoding: data, as: UTF8.self)
             #expect(JSONValue.parse(stored)?.objectValue?["total"] == .int(Int64(count)), "\(stored)")
+            // And out again: export-data writes them all, once each.
+            let exported = dir.path("exported.json")
+            let export = try run(["export-data", "--collection", "Item", "--output", exported,
+                                  "--server", "http://127.0.0.1:\(server.port)", "--admin-key", "import-key"])
+            #expect(export.status == 0 && export.output.contains("Exported \(count) documents of Item"), "\(export)")
+            let lines = try String(contentsOfFile: exported, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == count && Set(lines.map { JSONValue.parse(String($0))?.objectValue?["_id"] }).count == count)
             #expect(try await server.terminate() == 0)
         }
     }
