@@ -18,6 +18,7 @@ public final class StaticJSONServer: Sendable {
         var body: String
         var status: Int = 200
         var requests = 0
+        var posted: [String] = []
     }
 
     private let state: Mutex<State>
@@ -42,6 +43,9 @@ public final class StaticJSONServer: Sendable {
     /// How many requests were answered.
     public var requests: Int { state.withLock { $0.requests } }
 
+    /// The bodies POSTed to the path, in order (a webhook's deliveries); each is answered with the status and body.
+    public var posted: [String] { state.withLock { $0.posted } }
+
     private init(path: String, body: String) {
         self.path = path
         self.state = Mutex(State(body: body))
@@ -56,6 +60,16 @@ public final class StaticJSONServer: Sendable {
         router.get(RouterPath(path)) { _, _ -> Response in
             let (text, status) = server.state.withLock { state in
                 state.requests += 1
+                return (state.body, state.status)
+            }
+            return Response(status: .init(code: status), headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        router.post(RouterPath(path)) { request, _ -> Response in
+            let received = try await request.body.collect(upTo: 1 << 20)
+            let (text, status) = server.state.withLock { state in
+                state.requests += 1
+                state.posted.append(String(buffer: received))
                 return (state.body, state.status)
             }
             return Response(status: .init(code: status), headers: [.contentType: "application/json"],

@@ -105,10 +105,7 @@ extension AppConfiguration {
                         throw ConfigurationError(.invalidValue, path: reader.path(of: "public_key"),
                                                  "give either public_key or jwk_uri, not both")
                     }
-                    guard let url = URL(string: jwkURI), let host = url.host, !host.isEmpty,
-                        url.scheme?.lowercased() == "https"
-                            || (url.scheme?.lowercased() == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host))
-                    else {
+                    guard AppConfiguration.isHTTPSOrLoopback(jwkURI) else {
                         // Keys fetched over plain HTTP could be replaced on the way, and with them any user forged.
                         throw ConfigurationError(.invalidValue, path: reader.path(of: "jwk_uri"),
                             "expected an https URL (http only on a loopback address), found \"\(jwkURI)\"")

@@ -9,7 +9,7 @@ extension AppConfiguration {
             "email_password": .object([
                 "enabled": .bool(self.auth.emailPasswordEnabled),
                 "auto_confirm": .bool(self.auth.emailPasswordAutoConfirm),
-            ]),
+            ].merging(self.auth.emailPasswordTokenWebhook.map { ["token_webhook_url": .string($0)] } ?? [:]) { $1 }),
             "api_keys": .object(["enabled": .bool(self.auth.apiKeysEnabled)]),
         ]
         if let customToken = self.auth.customToken { auth["custom_token"] = customToken.json }

@@ -69,9 +69,17 @@ extension AppConfiguration {
             auth.anonymousEnabled = try anonymous.bool("enabled", default: false)
         }
         if let emailPassword = try reader.object("email_password") {
-            try emailPassword.rejectUnknownFields(["enabled", "auto_confirm"])
+            try emailPassword.rejectUnknownFields(["enabled", "auto_confirm", "token_webhook_url"])
             auth.emailPasswordEnabled = try emailPassword.bool("enabled", default: false)
             auth.emailPasswordAutoConfirm = try emailPassword.bool("auto_confirm", default: false)
+            if let webhook = try emailPassword.string("token_webhook_url") {
+                // Tokens sent over plain HTTP could be read on the way, and with them any account taken over.
+                guard Self.isHTTPSOrLoopback(webhook) else {
+                    throw ConfigurationError(.invalidValue, path: emailPassword.path(of: "token_webhook_url"),
+                        "expected an https URL (http only on a loopback address), found \"\(webhook)\"")
+                }
+                auth.emailPasswordTokenWebhook = webhook
+            }
         }
         if let apiKeys = try reader.object("api_keys") {
             try apiKeys.rejectUnknownFields(["enabled"])
@@ -84,6 +92,13 @@ extension AppConfiguration {
         auth.refreshTokenLifetimeDays = try reader.positiveInt("refresh_token_lifetime_days", default: 60)
         if let throttling = try reader.object("throttling") { auth.throttling = try Throttling(throttling) }
         return auth
+    }
+
+    /// Whether `text` is an https URL, or an http one on a loopback address (where nothing on the way can read it).
+    static func isHTTPSOrLoopback(_ text: String) -> Bool {
+        guard let url = URL(string: text), let host = url.host, !host.isEmpty else { return false }
+        let scheme = url.scheme?.lowercased()
+        return scheme == "https" || (scheme == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host))
     }
 
     private static func sync(_ reader: ConfigurationReader) throws(ConfigurationError) -> Sync {

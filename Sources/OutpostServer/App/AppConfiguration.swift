@@ -53,6 +53,9 @@ extension AppConfiguration {
         public var emailPasswordAutoConfirm: Bool
         /// `api-key`: user API keys.
         public var apiKeysEnabled: Bool
+        /// Outpost-only (`auth.email_password.token_webhook_url`): where confirmation and password reset tokens are
+        /// POSTed for a service of the app's to mail them; without it they go to the server log.
+        public var emailPasswordTokenWebhook: String?
         /// `custom-token`: logins with a JWT signed by the app's own identity provider (nil: off).
         public var customToken: CustomToken?
         /// How long an access token is valid (default 1800 s, as App Services).

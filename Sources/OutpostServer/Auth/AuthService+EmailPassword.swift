@@ -47,9 +47,7 @@ extension AuthService {
         if autoConfirm {
             await log("info", "registered \(identity) (user \(user.id))")
         } else {
-            await log(
-                "info", "confirmation for \(identity): token=\(token) tokenId=\(user.id)",
-                details: .document(["email": .string(identity), "token": .string(token), "tokenId": .string(user.id)]))
+            await deliverToken("confirmation", email: identity, token: token, tokenId: user.id)
         }
         return user
     }

@@ -25,9 +25,7 @@ extension AuthService {
         user.resetToken = Self.confirmationHash(token)
         user.resetExpiresAt = clock().addingTimeInterval(Self.resetTokenLifetime)
         try await storage.updateUser(user)
-        await log(
-            "info", "password reset for \(identity): token=\(token) tokenId=\(user.id)",
-            details: .document(["email": .string(identity), "token": .string(token), "tokenId": .string(user.id)]))
+        await deliverToken("reset", email: identity, token: token, tokenId: user.id)
     }
 
     /// Sets a new password with the token and token id of a password reset; the token is used up.
@@ -67,9 +65,7 @@ extension AuthService {
         let token = AuthRandom.hex(32)
         user.confirmationToken = Self.confirmationHash(token)
         try await storage.updateUser(user)
-        await log(
-            "info", "confirmation for \(identity): token=\(token) tokenId=\(user.id)",
-            details: .document(["email": .string(identity), "token": .string(token), "tokenId": .string(user.id)]))
+        await deliverToken("confirmation", email: identity, token: token, tokenId: user.id)
     }
 
     /// A request that runs the app's custom confirmation or password reset function: outpost-server runs none yet.

@@ -46,8 +46,8 @@ extension AppServicesImport {
                 .filter { config[$0]?.stringValue.map { !$0.isEmpty } ?? false }
             if !mail.isEmpty {
                 report.leaveOut("\(file): \(mail.joined(separator: ", "))",
-                    "Outpost sends no email: confirmation and reset tokens go to the server log, for a service of "
-                        + "yours to deliver (docs/server.md, \"Confirming email users\")")
+                    "Outpost sends no email: confirmation and reset tokens go to the server log, or to a webhook of "
+                        + "yours that mails them (auth.email_password.token_webhook_url; docs/server.md)")
             }
             for (flag, name) in [("runConfirmationFunction", "confirmationFunctionName"),
                                  ("runResetFunction", "resetFunctionName")] where config[flag]?.boolValue == true {
