@@ -44,8 +44,7 @@ actor SyncAgent {
     private var downloadBase: Int64 = 0
     private var announcedLatest: Int64 = 0
     /// When the connection opened or the last ping went out, and the ping still waiting for its pong.
-    private var lastPingOrConnect = Date()
-    private var unansweredPingSince: Date?
+    private var keepalive = SyncKeepalive(pingPeriod: 60_000, pongTimeout: 120_000, connectedAt: Date())
     private var pingTask: Task<Void, Never>?
 
     // Across connections.
@@ -430,8 +429,8 @@ actor SyncAgent {
         connectionNumber = SyncAgent.counter.nextConnection()
         connection = conn
         session?.setConnectionState(.connected)
-        lastPingOrConnect = Date()
-        unansweredPingSince = nil
+        keepalive = SyncKeepalive(pingPeriod: Int(timeouts.pingKeepalivePeriod),
+                                  pongTimeout: Int(timeouts.pongKeepaliveTimeout), connectedAt: Date())
         startPings(conn)
 
         // The recorded rejections are read here, once per connection: the snapshot is read on every upload pump.
@@ -501,21 +500,14 @@ actor SyncAgent {
             case .localChange:
                 try await pump(conn)
             case .pingTick:
-                // A ping every `pingKeepalivePeriod`; no pong within `pongKeepaliveTimeout` of it drops the connection.
-                let now = Date()
-                if let sent = unansweredPingSince {
-                    if conn.budget.waiting > 0 {
-                        // The reader waits for this session to take what it read (a bootstrap applied as it
-                        // arrives): the pong is behind those messages, and the connection is alive.
-                        unansweredPingSince = now
-                    } else if now.timeIntervalSince(sent) * 1000 > Double(timeouts.pongKeepaliveTimeout) {
-                        manager.log(.info, "Sync: Connection[\(connectionNumber)]: no pong from the server; reconnecting")
-                        conn.close()
-                    }
-                } else if now.timeIntervalSince(lastPingOrConnect) * 1000 >= Double(timeouts.pingKeepalivePeriod) {
-                    conn.send(.ping(timestamp: Int64(now.timeIntervalSince1970 * 1000)))
-                    lastPingOrConnect = now
-                    unansweredPingSince = now
+                switch keepalive.tick(at: Date(), readerWaiting: conn.budget.waiting > 0) {
+                case .sendPing(let timestamp):
+                    conn.send(.ping(timestamp: timestamp))
+                case .close:
+                    manager.log(.info, "Sync: Connection[\(connectionNumber)]: no pong from the server; reconnecting")
+                    conn.close()
+                case .none:
+                    break
                 }
             case .closed(let reason):
                 manager.log(.info, "Sync: Connection[\(connectionNumber)]: closed by the server: \(reason ?? "no reason given")")
@@ -526,9 +518,8 @@ actor SyncAgent {
 
     private func startPings(_ conn: SyncConnection) {
         pingTask?.cancel()
-        // Ticks as often as the shorter of the ping period and the pong timeout needs (at most every second, at least
-        // every 100 ms); the tick decides whether a ping is due or overdue.
-        let tick = Duration.milliseconds(max(100, min(1_000, Int(min(timeouts.pingKeepalivePeriod, timeouts.pongKeepaliveTimeout)))))
+        // The tick decides whether a ping is due or overdue (``SyncKeepalive``).
+        let tick = keepalive.tickInterval
         pingTask = Task {
             var sinceLook: Duration = .zero
             while !Task.isCancelled {
@@ -700,7 +691,7 @@ actor SyncAgent {
         case .error(let info):
             try await handleError(info, conn)
         case .pong:
-            unansweredPingSince = nil
+            keepalive.pongReceived()
         case .unbound:
             conn.close()
         case .log(_, let level, let text):
