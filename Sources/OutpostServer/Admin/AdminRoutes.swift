@@ -160,7 +160,7 @@ struct AdminRoutes: Sendable {
     @Sendable func collections(_ request: Request, context: OutpostRequestContext) async throws -> Response {
         var items: [JSONValue] = []
         for name in try await application.storage.collections(appId: appId).sorted() {
-            let count = try await application.storage.documents(appId: appId, collection: name).count
+            let count = try await application.storage.documentCount(appId: appId, collection: name)
             items.append(.object(["name": .string(name), "count": .int(Int64(count))]))
         }
         return .json(.object(["collections": .array(items)]))
@@ -171,11 +171,12 @@ struct AdminRoutes: Sendable {
         let name = raw.removingPercentEncoding ?? raw
         try DataAPIValidation.checkCollection(name)
         let limit = try Self.limit(request, default: 100, max: 10_000)
-        let documents = try await application.storage.documents(appId: appId, collection: name)
-        return .json(.object([
-            "documents": .array(documents.prefix(limit).map { Value.document($0).extendedJSON }),
-            "total": .int(Int64(documents.count)),
-        ]))
+        // One page and a count: the collection is never in memory at once.
+        let page = try await application.storage.documentTexts(appId: appId, collection: name, after: nil, limit: limit)
+        let total = try await application.storage.documentCount(appId: appId, collection: name)
+        let body = "{\"total\":\(total),\"documents\":[" + page.map(\.text).joined(separator: ",") + "]}"
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     @Sendable func sessions(_ request: Request, context: OutpostRequestContext) async throws -> Response {

@@ -118,6 +118,9 @@ public protocol ServerStorage: Sendable {
     /// The names of the app's collections that hold at least one document.
     func collections(appId: String) async throws -> [String]
 
+    /// How many documents a collection holds, read without holding them (the admin API's counts).
+    func documentCount(appId: String, collection: String) async throws -> Int
+
     /// A stream of `(appId, serverVersion)` announcements of committed transactions that appended history (one
     /// per transaction, with its last version), from this process and — for drivers that share a database between
     /// processes — from every other server process. Announcements made after this method returns are delivered;
@@ -255,6 +258,18 @@ extension ServerStorage {
 }
 
 extension ServerStorage {
+    /// Counts page by page (drivers of the server's own databases count with one query).
+    public func documentCount(appId: String, collection: String) async throws -> Int {
+        var count = 0
+        var after: String?
+        while true {
+            let page = try await documents(appId: appId, collection: collection, after: after, limit: 1000)
+            count += page.count
+            guard page.count == 1000, let last = page.last else { return count }
+            after = last.key
+        }
+    }
+
     /// Writes each document of ``documents(appId:collection:after:limit:)``'s page (drivers whose stored form is
     /// not the server's own text, such as PostgreSQL's `jsonb`, and the in-memory test storage).
     public func documentTexts(appId: String, collection: String, after: String?, limit: Int) async throws -> [StoredDocumentText] {

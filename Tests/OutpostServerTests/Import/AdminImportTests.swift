@@ -90,6 +90,19 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: importer.checkpointPath))
             _ = try await importer.run()
             #expect(try await server.storage.documents(appId: server.appId, collection: "Item").count == 2_345)
+            // Counted and paged without reading the collection whole (the admin console's views).
+            #expect(try await server.storage.documentCount(appId: server.appId, collection: "Item") == 2_345)
+            #expect(try await server.storage.documentCount(appId: server.appId, collection: "None") == 0)
+            var request = URLRequest(url: URL(string: "\(server.baseURL)/api/admin/v1/collections/Item/documents?limit=7")!)
+            request.setValue(try adminKey(server), forHTTPHeaderField: "X-Admin-Key")
+            let (data, _) = try await URLSession.shared.data(for: request)
+            let page = JSONValue.parse(String(decoding: data, as: UTF8.self))?.objectValue
+            #expect(page?["total"] == .int(2_345) && page?["documents"]?.arrayValue?.count == 7)
+            var list = URLRequest(url: URL(string: "\(server.baseURL)/api/admin/v1/collections")!)
+            list.setValue(try adminKey(server), forHTTPHeaderField: "X-Admin-Key")
+            let (listed, _) = try await URLSession.shared.data(for: list)
+            #expect(JSONValue.parse(String(decoding: listed, as: UTF8.self))
+                == .object(["collections": .array([.object(["name": .string("Item"), "count": .int(2_345)])])]))
         } }
     }
 

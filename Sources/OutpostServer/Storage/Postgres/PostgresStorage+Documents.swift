@@ -189,6 +189,13 @@ extension PostgresStorage {
         return try rows.map { StoredDocument(key: $0.0, document: try StorageCoding.decodeDocument($0.1)) }
     }
 
+    public func documentCount(appId: String, collection: String) async throws -> Int {
+        try await rows(
+            "count a collection",
+            "SELECT count(*) FROM documents WHERE app = \(appId) AND collection = \(collection)"
+        ) { try $0.decode(Int.self) }.first ?? 0
+    }
+
     public func collections(appId: String) async throws -> [String] {
         try await rows(
             "list collections",

@@ -197,6 +197,13 @@ extension SQLiteStorage {
         }
     }
 
+    public func documentCount(appId: String, collection: String) async throws -> Int {
+        try await read("count a collection") { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM documents WHERE app = ? AND collection = ?",
+                             arguments: [appId, collection]) ?? 0
+        }
+    }
+
     public func collections(appId: String) async throws -> [String] {
         try await read("list collections") { db in
             try String.fetchAll(
