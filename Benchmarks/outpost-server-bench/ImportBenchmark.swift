@@ -11,16 +11,7 @@ enum ImportBenchmark {
     static func run(driver: String, documents: Int) async throws -> (outpost: Double, baseline: Double) {
         let directory = try TemporaryDirectory("import")
         defer { directory.remove() }
-        let storage: any ServerStorage
-        var pgSchema: String?
-        if driver == "sqlite" {
-            storage = try SQLiteStorage(path: directory.path("server.sqlite"))
-        } else {
-            let environment = try PostgresTestEnvironment.current()
-            pgSchema = PostgresTestEnvironment.uniqueSchemaName()
-            storage = PostgresStorage(configuration: environment.configuration(schema: pgSchema!))
-        }
-        try await storage.prepare()
+        let (storage, pgSchema) = try await IngestBenchmark.storage(driver: driver, in: directory)
         let docs = Workload.items(count: documents, owner: "user")
         let file = directory.path("Item.json")
         FileManager.default.createFile(atPath: file, contents: nil)
@@ -52,9 +43,7 @@ enum ImportBenchmark {
             baseline = try await IngestBenchmark.sqliteBaseline(path: directory.path("baseline.sqlite"), docs, perTransaction: 1_000)
         } else {
             baseline = try await IngestBenchmark.postgresBaseline(docs, perTransaction: 1_000)
-            let cleanup = PostgresStorage(configuration: try PostgresTestEnvironment.current().configuration(schema: pgSchema!))
-            try? await cleanup.dropSchema()
-            try? await cleanup.close()
+            await IngestBenchmark.dropSchema(pgSchema)
         }
         return (outpost, baseline)
     }

@@ -15,16 +15,7 @@ enum IngestBenchmark {
         let perTransaction = documents / transactions
         let directory = try TemporaryDirectory("ingest")
         defer { directory.remove() }
-        let storage: any ServerStorage
-        var pgSchema: String?
-        if driver == "sqlite" {
-            storage = try SQLiteStorage(path: directory.path("server.sqlite"))
-        } else {
-            let environment = try PostgresTestEnvironment.current()
-            pgSchema = PostgresTestEnvironment.uniqueSchemaName()
-            storage = PostgresStorage(configuration: environment.configuration(schema: pgSchema!))
-        }
-        try await storage.prepare()
+        let (storage, pgSchema) = try await Self.storage(driver: driver, in: directory)
         let app = try AppConfiguration(jsonText: Workload.appConfiguration)
         let outpost = try await withTestServer(configuration: app, storage: storage) { server in
             let login = try await server.client.post(server.clientPath("auth/providers/anon-user/login"))
@@ -63,11 +54,32 @@ enum IngestBenchmark {
             baseline = try await sqliteBaseline(path: directory.path("baseline.sqlite"), docs, perTransaction: perTransaction)
         } else {
             baseline = try await postgresBaseline(docs, perTransaction: perTransaction)
-            let cleanup = PostgresStorage(configuration: try PostgresTestEnvironment.current().configuration(schema: pgSchema!))
-            try? await cleanup.dropSchema()
-            try? await cleanup.close()
+            await dropSchema(pgSchema)
         }
         return (outpost, baseline)
+    }
+
+    /// A prepared storage of `driver` (`sqlite` in `directory`, `postgres` in a schema of its own, named).
+    static func storage(driver: String, in directory: TemporaryDirectory) async throws -> (any ServerStorage, String?) {
+        let storage: any ServerStorage
+        var pgSchema: String?
+        if driver == "sqlite" {
+            storage = try SQLiteStorage(path: directory.path("server.sqlite"))
+        } else {
+            let environment = try PostgresTestEnvironment.current()
+            pgSchema = PostgresTestEnvironment.uniqueSchemaName()
+            storage = PostgresStorage(configuration: environment.configuration(schema: pgSchema!))
+        }
+        try await storage.prepare()
+        return (storage, pgSchema)
+    }
+
+    /// Drops a PostgreSQL schema `storage(driver:in:)` made.
+    static func dropSchema(_ schema: String?) async {
+        guard let schema, let environment = try? PostgresTestEnvironment.current() else { return }
+        let cleanup = PostgresStorage(configuration: environment.configuration(schema: schema))
+        try? await cleanup.dropSchema()
+        try? await cleanup.close()
     }
 
     static func sqliteBaseline(path: String, _ docs: [Document], perTransaction: Int) async throws -> Double {

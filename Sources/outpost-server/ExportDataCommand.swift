@@ -21,23 +21,12 @@ struct ExportDataCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The file to write (default: <collection>.json).")
     var output: String?
 
-    @Option(help: "The server's URL.")
-    var server = "http://127.0.0.1:9090"
-
-    @Option(name: .customLong("admin-key"), help: "The admin key (default: read from <data-dir>/admin-key).")
-    var adminKey: String?
-
-    @Option(name: .customLong("data-dir"), help: "The server's data directory, for its admin key.")
-    var dataDirectory = "./outpost-data"
-
-    func validate() throws {
-        guard URL(string: server)?.scheme != nil else { throw ValidationError("--server must be a URL, not '\(server)'") }
-    }
+    @OptionGroup var connection: AdminConnectionOptions
 
     func run() async throws {
-        let key = try adminKey ?? ImportDataCommand.adminKey(in: dataDirectory)
+        let key = try connection.resolvedAdminKey()
         let file = output ?? "\(collection).json"
-        let exporter = DocumentExporter(server: URL(string: server)!, adminKey: key, collection: collection, output: file)
+        let exporter = DocumentExporter(server: connection.serverURL, adminKey: key, collection: collection, output: file)
         var last = Date()
         let (count, version) = try await exporter.run { count in
             if Date().timeIntervalSince(last) >= 5 {

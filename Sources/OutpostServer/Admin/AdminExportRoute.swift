@@ -17,15 +17,8 @@ struct AdminExportRoute: Sendable {
     /// A window of changes larger than this is refused (the export is retried), so one answer stays bounded.
     static let maxChangedDocuments = 100_000
 
-    private func collection(_ context: OutpostRequestContext) throws -> String {
-        let raw = context.parameters.get("name") ?? ""
-        let name = raw.removingPercentEncoding ?? raw
-        try DataAPIValidation.checkCollection(name)
-        return name
-    }
-
     @Sendable func page(_ request: Request, context: OutpostRequestContext) async throws -> Response {
-        let name = try collection(context)
+        let name = try AdminRoutes.collectionName(context)
         let query = request.uri.queryParameters
         let after = query.get("after").flatMap { $0.isEmpty ? nil : $0 }
         var limit = 1000
@@ -47,7 +40,7 @@ struct AdminExportRoute: Sendable {
     }
 
     @Sendable func changes(_ request: Request, context: OutpostRequestContext) async throws -> Response {
-        let name = try collection(context)
+        let name = try AdminRoutes.collectionName(context)
         guard let text = request.uri.queryParameters.get("after"), let after = Int64(text), after >= 0 else {
             throw APIError.badRequest("'after' must be a server version (a number of 0 or more)")
         }

@@ -11,9 +11,7 @@ struct AdminImportRoute: Sendable {
     let application: OutpostServerApplication
 
     @Sendable func importDocuments(_ request: Request, context: OutpostRequestContext) async throws -> Response {
-        let raw = context.parameters.get("name") ?? ""
-        let collection = raw.removingPercentEncoding ?? raw
-        try DataAPIValidation.checkCollection(collection)
+        let collection = try AdminRoutes.collectionName(context)
         var request = request
         let body = try await request.jsonObject(context: context)
         guard case .array(let items)? = body.fields["documents"] else {

@@ -166,10 +166,16 @@ struct AdminRoutes: Sendable {
         return .json(.object(["collections": .array(items)]))
     }
 
-    @Sendable func documents(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+    /// The `:name` of a `collections/:name/…` path, checked as the Data API checks collection names.
+    static func collectionName(_ context: OutpostRequestContext) throws -> String {
         let raw = context.parameters.get("name") ?? ""
         let name = raw.removingPercentEncoding ?? raw
         try DataAPIValidation.checkCollection(name)
+        return name
+    }
+
+    @Sendable func documents(_ request: Request, context: OutpostRequestContext) async throws -> Response {
+        let name = try Self.collectionName(context)
         let limit = try Self.limit(request, default: 100, max: 10_000)
         // One page and a count: the collection is never in memory at once.
         let page = try await application.storage.documentTexts(appId: appId, collection: name, after: nil, limit: limit)

@@ -138,10 +138,10 @@ extension AppServicesImport {
         report.carry("\(file): partition", "sync.partition (key \(key), \(type))")
     }
 
-    /// Whether Outpost's rule engine takes an expression (no functions, values or requests).
+    /// Whether Outpost's rule engine takes an expression (no functions, values or requests), parsed as the server
+    /// parses partition permissions.
     static func isEnforceable(_ expression: JSONValue) -> Bool {
-        unsupportedParts(expression).isEmpty && (try? Role.parse(
-            .object(["name": .string("check"), "apply_when": expression]), path: "")) != nil
+        unsupportedParts(expression).isEmpty && (try? RuleExpression.parse(expression, path: "")) != nil
     }
 
     /// The parts of an expression Outpost does not evaluate, by name.

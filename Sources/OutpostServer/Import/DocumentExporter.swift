@@ -1,10 +1,6 @@
 import Foundation
 import OutpostCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `outpost-server export-data`: writes one collection of a running server as Extended JSON, one document per line
 /// (what `import-data` and `mongoimport` read), consistent as of one server version although the app goes on writing:
 /// pages are read one by one (`AdminExportRoute`), then the documents written since the first page are put in the
@@ -100,22 +96,13 @@ package struct DocumentExporter {
         try FileManager.default.moveItem(atPath: source, toPath: path)
     }
 
-    private func get(_ what: String, _ query: String) async throws -> [String: JSONValue] {
-        let escaped = collection.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? collection
-        var request = URLRequest(url: URL(string: "\(server.absoluteString.trimmingSuffix("/"))/api/admin/v1/collections/\(escaped)/\(what)?\(query)")!)
-        request.setValue(adminKey, forHTTPHeaderField: "X-Admin-Key")
-        request.timeoutInterval = 120
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let text = String(decoding: data, as: UTF8.self)
+    private func get(_ action: String, _ query: String) async throws -> [String: JSONValue] {
+        let client = AdminHTTPClient(server: server, adminKey: adminKey, collection: collection, file: output)
+        let (status, text) = try await client.send("GET", action, query: query)
         guard status == 200, case .object(let object)? = JSONValue.parse(text) else {
-            let message = JSONValue.parse(text)?.objectValue?["error"]?.stringValue ?? String(text.prefix(500))
-            throw AppImportError(file: output, "the server refused the export (HTTP \(status)): \(message)")
+            throw AppImportError(file: output,
+                "the server refused the export (HTTP \(status)): \(AdminHTTPClient.message(text))")
         }
         return object
     }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

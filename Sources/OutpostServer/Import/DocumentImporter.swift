@@ -1,10 +1,6 @@
 import Foundation
 import OutpostCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `outpost-server import-data`: sends the documents of an exported collection to a running server's admin import
 /// endpoint (`AdminImportRoute`) in batches, so they become sync history that connected clients receive. Memory stays
 /// bounded by one batch whatever the file's size. After each batch the server acknowledged, the file offset reached
@@ -79,18 +75,12 @@ package struct DocumentImporter {
     }
 
     private func post(_ documents: [String], locations: [String]) async throws {
-        let escaped = collection.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? collection
-        var request = URLRequest(url: server.appendingPathComponent("api/admin/v1/collections/\(escaped)/import"))
-        request.httpMethod = "POST"
-        request.timeoutInterval = requestTimeout
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(adminKey, forHTTPHeaderField: "X-Admin-Key")
-        request.httpBody = Data(("{\"documents\":[" + documents.joined(separator: ",") + "]}").utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let client = AdminHTTPClient(server: server, adminKey: adminKey, collection: collection, file: file,
+                                     timeout: requestTimeout)
+        let body = Data(("{\"documents\":[" + documents.joined(separator: ",") + "]}").utf8)
+        let (status, text) = try await client.send("POST", "import", body: body)
         guard status == 200 else {
-            let message = JSONValue.parse(String(decoding: data, as: UTF8.self))?.objectValue?["error"]?.stringValue
-                ?? String(decoding: data.prefix(500), as: UTF8.self)
+            let message = AdminHTTPClient.message(text)
             // The server names a bad document by its place in the batch (`documents[3]…`): say where it is in the file.
             if status == 400, let range = message.range(of: #"documents\[\d+\]"#, options: .regularExpression),
                 let index = Int(message[range].dropFirst(10).dropLast()), locations.indices.contains(index)

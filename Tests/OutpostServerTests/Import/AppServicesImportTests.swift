@@ -96,6 +96,22 @@ import Testing
         #expect(left(report, "hosting") != nil)
     }
 
+    /// Partition permissions Outpost can evaluate are carried as they are.
+    @Test func enforceablePartitionPermissionsAreCarried() throws {
+        var files = AppServicesExportFixtures.legacy
+        files["services/mongodb-atlas/config.json"] = """
+            {"name": "mongodb-atlas", "type": "mongodb-atlas",
+             "config": {"sync": {"state": "enabled", "partition": {"key": "_partition", "type": "string",
+               "permissions": {"read": {"%%partition": {"$in": ["%%user.id", "PUBLIC"]}},
+                               "write": {"%%partition": "%%user.id"}}}}}}
+            """
+        let (app, report) = try importing(files)
+        let partition = try #require(app.sync.partition)
+        #expect(partition.writePermission == .object(["%%partition": .string("%%user.id")]))
+        #expect(partition.readPermission == .object(["%%partition": .object(["$in": .array([.string("%%user.id"), .string("PUBLIC")])])]))
+        #expect(left(report, "partition.permissions") == nil)
+    }
+
     /// Exports name their secrets and leave the values out: without `--secret`, Custom JWT is reported, not guessed.
     @Test func customJWTWithoutItsSecretIsReported() throws {
         let (app, report) = try importing(AppServicesExportFixtures.legacy)

@@ -102,6 +102,24 @@ import Testing
         }
     }
 
+    /// import-data and export-data refuse bad flags with what was wrong, before reaching any server.
+    @Test func dataCommandsRefuseBadFlags() async throws {
+        try await TemporaryDirectory.with("data-flags") { dir in
+            let file = dir.path("Item.json")
+            try Data(#"{"_id": 1}"#.utf8).write(to: URL(fileURLWithPath: file))
+            let noKey = try run(["import-data", file, "--data-dir", dir.path("nowhere")])
+            #expect(noKey.status != 0 && noKey.errors.contains("no admin key: pass --admin-key"), "\(noKey.errors)")
+            let badServer = try run(["export-data", "--collection", "Item", "--server", "not a url", "--admin-key", "k"])
+            #expect(badServer.status != 0 && badServer.errors.contains("--server must be a URL, not 'not a url'"),
+                    "\(badServer.errors)")
+            let badBatch = try run(["import-data", file, "--admin-key", "k", "--batch-size", "0"])
+            #expect(badBatch.status != 0 && badBatch.errors.contains("--batch-size must be 1 or more, not 0"),
+                    "\(badBatch.errors)")
+            let noCollection = try run(["export-data", "--admin-key", "k"])
+            #expect(noCollection.status != 0 && noCollection.errors.contains("--collection"), "\(noCollection.errors)")
+        }
+    }
+
     @Test func aBadExportWritesNothing() async throws {
         try await TemporaryDirectory.with("import-app") { dir in
             let export = dir.url.appendingPathComponent("backend")
