@@ -64,8 +64,12 @@ extension SyncAgent {
                 conn.budget.release(text.utf8.count)
                 try await receive(text, conn)
             case .localChange:
+                conn.took(event)
+                if conn.hasEnded { continue }  // `.closed` is queued: reading the queue would send nowhere
                 try await perform(machine.localChange())
             case .pingTick:
+                conn.took(event)
+                if conn.hasEnded { continue }
                 try await perform(machine.tick(at: Date(), readerWaiting: conn.budget.waiting > 0))
             case .closed(let reason):
                 manager.log(.info, "Sync: Connection[\(machine.connectionNumber)]: closed by the server: \(reason ?? "no reason given")")

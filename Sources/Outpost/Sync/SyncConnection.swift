@@ -35,10 +35,17 @@ final class SyncConnection: Sendable {
     private let outgoing: AsyncStream<String>.Continuation
     private let task: Task<Void, Never>
     private let closed = Mutex(false)
+    /// The socket ended (the server closed it or it broke); `.closed` is in the stream, behind what came before it.
+    private let ended: EndFlag
+    /// A `.localChange` and a `.pingTick` waiting in the stream: at most one of each is queued (commits and ticks
+    /// that come while one waits add nothing), so a busy session's stream grows with messages only.
+    private let pending = Mutex((localChange: false, pingTick: false))
 
     private init(events: AsyncStream<Event>, eventsContinuation: AsyncStream<Event>.Continuation,
-                 outgoing: AsyncStream<String>.Continuation, task: Task<Void, Never>, budget: InboundBudget) {
+                 outgoing: AsyncStream<String>.Continuation, task: Task<Void, Never>, budget: InboundBudget,
+                 ended: EndFlag) {
         self.events = events
+        self.ended = ended
         self.budget = budget
         self.eventsContinuation = eventsContinuation
         self.outgoing = outgoing
@@ -58,6 +65,7 @@ final class SyncConnection: Sendable {
         var logger = Logging.Logger(label: "outpost.sync.connection")
         logger.logLevel = .critical
         let opened = OpenSignal()
+        let ended = EndFlag()
         let task = Task {
             do {
                 let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
@@ -80,9 +88,11 @@ final class SyncConnection: Sendable {
                     }
                 }
                 opened.signal("the server closed the connection")
+                ended.set()
                 eventsContinuation.yield(.closed(close.map { "\($0.closeCode) \($0.reason ?? "")" }))
             } catch {
                 opened.signal("\(error)")
+                ended.set()
                 eventsContinuation.yield(.closed("\(error)"))
             }
             eventsContinuation.finish()
@@ -96,7 +106,7 @@ final class SyncConnection: Sendable {
             throw ConnectError(url: url, underlying: failure, isTimeout: opened.timedOut)
         }
         return SyncConnection(events: events, eventsContinuation: eventsContinuation, outgoing: outgoing, task: task,
-                              budget: budget)
+                              budget: budget, ended: ended)
     }
 
     func send(_ message: ClientMessage) {
@@ -108,10 +118,40 @@ final class SyncConnection: Sendable {
         outgoing.yield(text)
     }
 
-    /// Adds an event to the stream (a local change to upload, a ping tick).
+    /// Adds an event to the stream (a local change to upload, a ping tick); nothing when one of its kind waits
+    /// there already.
     func inject(_ event: Event) {
-        eventsContinuation.yield(event)
+        let queue = pending.withLock { pending -> Bool in
+            switch event {
+            case .localChange:
+                defer { pending.localChange = true }
+                return !pending.localChange
+            case .pingTick:
+                defer { pending.pingTick = true }
+                return !pending.pingTick
+            case .message, .closed:
+                return true
+            }
+        }
+        if queue { eventsContinuation.yield(event) }
     }
+
+    /// The session took an injected event from the stream: the next one of its kind is queued again. Called before
+    /// the session acts on it, so that a commit made meanwhile is not missed.
+    func took(_ event: Event) {
+        pending.withLock { pending in
+            switch event {
+            case .localChange: pending.localChange = false
+            case .pingTick: pending.pingTick = false
+            case .message, .closed: break
+            }
+        }
+    }
+
+    /// Whether the socket ended (the server closed it, or it broke): the session skips the local changes and ticks
+    /// still queued before `.closed`, whose work would go nowhere, but still reads the messages the server sent
+    /// before it closed (an error among them).
+    var hasEnded: Bool { ended.isSet }
 
     /// Closes the socket; the stream ends with `.closed`.
     func close() {
@@ -123,6 +163,13 @@ final class SyncConnection: Sendable {
 
     /// Whether `close()` was called.
     var isClosed: Bool { closed.withLock { $0 } }
+}
+
+/// Set once, when the socket ends.
+final class EndFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }
 
 /// A one-shot signal: nil when the socket opened, a reason when it failed first.
