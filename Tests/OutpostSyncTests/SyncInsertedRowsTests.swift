@@ -8,12 +8,13 @@ import OutpostCoreTesting
 /// creates written from the rows read back, which is what the commit did before and still does when the kept values
 /// cannot be trusted.
 @Suite struct SyncInsertedRowsTests {
-    /// A local Realm whose instance records uploads as a synced one does.
+    /// A local Realm whose instance records uploads as a synced one does (its upload recorder attached as the sync
+    /// part attaches it to an instance of a synced file).
     private func recordingRealm() throws -> Realm {
         let dir = try ScratchRoot.directory("outpost-inserted")
         let realm = try Realm(configuration: Realm.Configuration(
             fileURL: dir.appendingPathComponent("default.realm"), objectTypes: [EvScalars.self]))
-        realm.instance.syncRecorder = SyncRecorder(isFlexible: false, rejectsWritesOutsideSubscriptions: false)
+        realm.instance.attach(SyncRecorder(isFlexible: false, rejectsWritesOutsideSubscriptions: false), first: true)
         return realm
     }
 

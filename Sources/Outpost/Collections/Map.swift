@@ -79,7 +79,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     public subscript(key: Key) -> Value? {
         get {
             if let traceProbe { return traceProbe }
-            if let accessor, accessor.row.realm.eventContext != nil,
+            if let accessor, accessor.row.realm.readObserver != nil,
                 let entry = storedEntries.first(where: { $0.0 == key._outpostKey })
             {
                 accessor.eventRecordLinkRead(entry.1)  // an element object is a read (event library)

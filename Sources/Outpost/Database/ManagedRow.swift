@@ -158,7 +158,10 @@ public struct _PropertyAccessor {
 
     public func read() -> _StoredValue {
         let value = row.read(property: propertyIndex)
-        eventRecordLinkRead(value)  // following a link is a read (event library)
+        // Following a link is a read of the object it reaches (ReadObserver.swift).
+        if case .object = value, let observer = row.realm.readObserver {
+            observer.didFollowLink(from: row, propertyIndex: propertyIndex, to: value)
+        }
         return value
     }
 

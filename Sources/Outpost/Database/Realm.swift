@@ -34,32 +34,6 @@ public struct Realm {
                                           scheduler: .queue(queue))
     }
 
-    /// Opens the Realm asynchronously, isolated to the calling actor (or, from a nonisolated context,
-    /// usable by the task that opened it: Swift's `Sendable` checks keep it there).
-    ///
-    /// For a synced Realm, `downloadBeforeOpen` says whether to wait for the server first: `.never` (the default)
-    /// returns at once, `.once` waits when the file is new, `.always` waits every time. With flexible sync the
-    /// wait includes the initial subscriptions; a refused one throws `Realm.Error.subscriptionFailed`.
-    public init(
-        configuration: Configuration = .defaultConfiguration, actor: isolated (any Actor)? = #isolation,
-        downloadBeforeOpen: OpenBehavior = .never
-    ) async throws {
-        let confinement: Confinement = actor.map { .actor($0) } ?? .none
-        let path = configuration.resolvedPath
-        let existed = FileManager.default.fileExists(atPath: path)
-        // An actor's Realm refreshes and notifies on the actor, as one confined to a run loop or queue does there.
-        instance = try RealmInstance.open(configuration: configuration, confinement: confinement,
-                                          scheduler: actor.map { .actor(ActorScheduler($0)) })
-        if configuration.syncConfiguration != nil,
-            downloadBeforeOpen == .always || (downloadBeforeOpen == .once && !existed)
-        {
-            instance.awaitsDownload.store(true, ordering: .releasing)
-            defer { instance.awaitsDownload.store(false, ordering: .releasing) }
-            try await Realm.waitForDownload(path: path, configuration: configuration)
-            try instance.advance()
-        }
-    }
-
     /// Opens the file at `fileURL` with the default configuration's other settings.
     public init(fileURL: URL) throws {
         var configuration = Configuration.defaultConfiguration
@@ -276,7 +250,7 @@ public struct Realm {
         instance.verifyAccess()
         let table = instance.table(for: type)
         guard let rowid = existingRow(table, primaryKey: key) else { return nil }
-        if instance.eventContext != nil { instance.eventRecordRead(table, rowids: [rowid], isQuery: false) }
+        if let observer = instance.readObserver { observer.didReadObject(table, rowid: rowid, in: instance) }
         return instance.object(table, rowid) as? Element
     }
 

@@ -56,7 +56,9 @@ extension RealmInstance {
             rowid = inserted
         }
         changes.insert(table.className, rowid)
-        if let syncRecorder { syncRecorder.didInsert(table, rowid: rowid, values: values) }
+        if !commitObservers.isEmpty {
+            for observer in commitObservers { observer.rowDidInsert(table, rowid: rowid, values: values) }
+        }
         writeCounter &+= 1
         var row: ManagedRow?
         if makesRow {

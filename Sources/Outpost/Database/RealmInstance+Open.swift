@@ -14,17 +14,17 @@ extension RealmInstance {
                     fileURL: URL(fileURLWithPath: path))
             }
             try cached.ensureTables(for: configuration.objectTypes ?? [])
-            if !configuration.isSyncWorker {
-                cached.eventContext = try EventContextRegistry.context(for: configuration, path: path)
-                // The file's session may have stopped since (its user logged out and in again).
-                if configuration.syncConfiguration != nil { SyncSessionRegistry.shared.ensureSession(configuration, path: path) }
-            }
+            for observer in RealmFileObservers.all { try observer.didReopen(cached, with: configuration) }
             return cached
         }
         if configuration.encryptionKey != nil {
             throw Realm.Error(.invalidInput, "Outpost does not support encryptionKey yet; open the Realm without one.")
         }
-        let eventContext = configuration.isSyncWorker ? nil : try EventContextRegistry.context(for: configuration, path: path)
+        // Before anything of the file is read or created: a part of the library may refuse the configuration.
+        var observers: [any CommitObserver] = []
+        for fileObserver in RealmFileObservers.all {
+            if let observer = try fileObserver.willOpen(configuration, path: path) { observers.append(observer) }
+        }
         let fileManager = FileManager.default
         let url = URL(fileURLWithPath: path)
         if let seed = configuration.seedFilePath, configuration.inMemoryIdentifier == nil,
@@ -33,7 +33,7 @@ extension RealmInstance {
             try copySeed(seed, to: path)
         }
         let directory = url.deletingLastPathComponent().path
-        if configuration.syncConfiguration != nil && !configuration.readOnly {
+        if configuration.createsDirectory && !configuration.readOnly {
             try? fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         try OpenFileCheck.check(path: path, readOnly: configuration.readOnly)
@@ -47,7 +47,7 @@ extension RealmInstance {
         }
         let instance = RealmInstance(configuration: configuration, path: path, connection: connection,
                                      confinement: confinement, isFrozen: false)
-        instance.eventContext = eventContext
+        for observer in observers { instance.attach(observer) }
         do {
             try instance.preparingFileAndSchema()
             try instance.beginRead()
@@ -67,9 +67,7 @@ extension RealmInstance {
         RealmRegistry.shared.register(instance, scheduler: scheduler)
         Logger.database(.detail, "\(instance.logID) Open file: \(path)")
         Logger.database(.trace, "\(instance.logID) Schema version \(configuration.schemaVersion), history version \(instance.historyVersion)")
-        if configuration.syncConfiguration != nil {
-            try SyncOpenSupport.prepare(instance, fileExisted: fileExisted)
-        }
+        for fileObserver in RealmFileObservers.all { try fileObserver.didOpen(instance, fileExisted: fileExisted) }
         return instance
     }
 
@@ -137,7 +135,7 @@ extension RealmInstance {
     func loadSchema() throws {
         try readStoredSchema()
         var types = configuration.objectTypes ?? ObjectSchemaRegistry.shared.allTypes
-        if configuration.objectTypes == nil, configuration.syncConfiguration?.enableFlexibleSync != true {
+        if configuration.objectTypes == nil, !configuration.holdsAsymmetricObjects {
             // The default schema of a Realm that cannot hold asymmetric objects leaves them out.
             types.removeAll { $0 is AsymmetricObject.Type }
         }
@@ -149,10 +147,8 @@ extension RealmInstance {
             }
         }
         let all = try ObjectSchemaRegistry.shared.schemaClosure(of: types, preferLinked: configuration.objectTypes == nil)
-        let asymmetricErrors = Self.asymmetricSchemaErrors(
-            all.map { ObjectSchemaRegistry.shared.schema(for: $0) },
-            isFlexibleSync: configuration.syncConfiguration?.enableFlexibleSync ?? false,
-            isSynced: configuration.syncConfiguration != nil)
+        let asymmetricErrors = configuration.asymmetricSchemaErrors(
+            all.map { ObjectSchemaRegistry.shared.schema(for: $0) })
         if !asymmetricErrors.isEmpty {
             throw Realm.Error(.fail, "Schema validation failed due to the following errors:"
                 + asymmetricErrors.map { "\n- \($0)" }.joined(), fileURL: URL(fileURLWithPath: path))

@@ -62,7 +62,9 @@ extension RealmInstance {
     func writeColumn(_ row: ManagedRow, column: Int, value: SQLiteValue) {
         if pendingInserts.table != nil { flushPendingInserts() }  // the UPDATE below bypasses `cached`
         let table = row.table
-        if eventContext != nil { eventCaptureOldValue(row) }
+        if !commitObservers.isEmpty {
+            for observer in commitObservers { observer.rowWillChange(row, in: self) }
+        }
         do {
             let stmt = try table.updateStatement(column: column, connection)
             stmt.bind(value, at: 1)
@@ -74,7 +76,9 @@ extension RealmInstance {
             return
         }
         row.values[column] = value
-        if let syncRecorder { syncRecorder.didWrite(table) }
+        if !commitObservers.isEmpty {
+            for observer in commitObservers { observer.rowDidUpdate(row, column: column) }
+        }
         writeCounter &+= 1
         if !row.decodedCollections.isEmpty { row.decodedCollections[column] = nil }
         if !row.decodedMaps.isEmpty { row.decodedMaps[column] = nil }
@@ -301,7 +305,9 @@ extension RealmInstance {
             return
         }
         row.ensureLoaded()
-        if eventContext != nil { eventCaptureOldValue(row) }
+        if !commitObservers.isEmpty {
+            for observer in commitObservers { observer.rowWillChange(row, in: self) }
+        }
         let table = row.table
         // Embedded children go with their parent.
         for (column, propertyIndex) in table.propertyOfColumn.enumerated() {
@@ -314,7 +320,9 @@ extension RealmInstance {
             }
         }
         removeLinks(to: table.className, rowid: row.rowid)
-        syncRecorder?.willDelete(row, in: self)
+        if !commitObservers.isEmpty {
+            for observer in commitObservers { observer.rowWillDelete(row, in: self) }
+        }
         do {
             try connection.cached(table.deleteSQL).run([.integer(row.rowid)])
         } catch {
@@ -373,7 +381,9 @@ extension RealmInstance {
             table.rows.settle()
             for r in rowids {
                 if case .integer(let id) = r[0] {
-                    if let recorder = syncRecorder { recorder.willDelete(self.row(table, id), in: self) }
+                    if !commitObservers.isEmpty {
+                        for observer in commitObservers { observer.rowWillDelete(self.row(table, id), in: self) }
+                    }
                     changes.delete(name, id)
                     table.rows[id]?.isDeleted = true
                 }

@@ -21,7 +21,9 @@ final class RealmInstance {
     var isInWriteTransaction = false {
         didSet {
             // A thread's Realm stays open while it writes, even when nothing else holds it (ThreadWritePin).
-            guard oldValue != isInWriteTransaction, case .thread = confinement, !configuration.isSyncWorker else { return }
+            guard oldValue != isInWriteTransaction, case .thread = confinement, !configuration.isInternalWorker else {
+                return
+            }
             if isInWriteTransaction { ThreadWritePin.pin(self) } else { ThreadWritePin.unpin(self) }
         }
     }
@@ -35,11 +37,10 @@ final class RealmInstance {
     private var commitsRelaxed = false
     var isInvalidated = false
     var autorefresh = true
-    /// The instance is an open that waits for the server before it returns (`downloadBeforeOpen`, `asyncOpen`):
-    /// nobody can use it yet, so the session may hold a write transaction open meanwhile (``BootstrapStream``).
-    let awaitsDownload = Atomic<Bool>(false)
-    /// The bootstrap stream whose write transaction is open on this instance (the sync session's own), if any.
-    var bootstrapStream: ObjectIdentifier?
+    /// The open that made the instance has not returned yet: it waits before returning (an asynchronous open of a
+    /// synced file waiting for the server's data). Nobody can use the instance yet, so another part of the library
+    /// may hold a write transaction of the file open meanwhile (``RealmRegistry/hasUsableAppInstance(path:)``).
+    let isStillOpening = Atomic<Bool>(false)
     /// Changes of the current write transaction.
     var changes = ChangeSet()
     /// The first invalid operation of the current write transaction; the commit throws it.
@@ -56,18 +57,16 @@ final class RealmInstance {
     /// Installed as the connection's `willRunStatement` while `pendingInserts` has rows.
     lazy var flushPendingInsertsHook: () -> Void = { [unowned self] in self.flushPendingInserts() }
 
-    /// Synced Realms only: what the commit needs to record the transaction's upload (Sync/SyncRecorder.swift).
-    var syncRecorder: SyncRecorder?
+    /// The observers of this instance's write transactions (CommitObserver.swift), in the order they are told
+    /// (``attach(_:first:)``): what the parts of the library that give a commit a meaning attached when the file
+    /// opened (``RealmFileObserver``).
+    var commitObservers: [any CommitObserver] = []
+    /// The observer told of the objects read through this instance, if any (ReadObserver.swift): a plain optional,
+    /// since every read path tests it.
+    var readObserver: (any ReadObserver)?
     /// The working copy of the subscriptions while `subscriptions.update {}` runs (shared by every
     /// `realm.subscriptions` value of this instance).
     var subscriptionsBeingUpdated: [SubscriptionRecord]?
-    /// The file's event recording state when events are on (Events/EventContext.swift).
-    var eventContext: EventContext?
-    /// While a scope is active: each modified or deleted row as it was before the transaction, by table and rowid,
-    /// with the row's storage (whose values are the new ones at commit).
-    var eventOldValues = EventOldValues()
-    /// Read-event bookkeeping (Events/EventReadState.swift).
-    var eventReads = EventReadState()
 
     var tablesByName: [String: TableInfo] = [:]
     var tablesByType: [ObjectIdentifier: TableInfo] = [:]
@@ -109,13 +108,12 @@ final class RealmInstance {
         if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
         releaseWriteLock()
         RealmRegistry.shared.unregister(self)
-        // The file's sync session stops once its changes are uploaded, when no Realm of the file is left open. Told
-        // from another thread: a deinit may run where a lock the session takes is held (the session checks again).
-        if configuration.syncConfiguration != nil, !configuration.isSyncWorker, !isFrozen,
-            RealmRegistry.shared.openAppInstanceCount(path: path) == 0
-        {
-            let path = self.path
-            DispatchQueue.global().async { SyncSessionRegistry.shared.lastInstanceClosed(path: path) }
+        // The parts of the library that watch the file hear that one of the app's instances closed (a synced file's
+        // session stops once the app's last one is closed and its changes are uploaded).
+        if !configuration.isInternalWorker, !isFrozen {
+            for observer in RealmFileObservers.all {
+                observer.appInstanceDidClose(path: path, configuration: configuration)
+            }
         }
         // An in-memory Realm's data lives while one of its instances is open.
         if configuration.inMemoryIdentifier != nil && !isFrozen && RealmRegistry.shared.openCount(path: path) == 0 {
@@ -220,8 +218,7 @@ final class RealmInstance {
         changes = ChangeSet()
         pendingError = nil
         parentlessEmbeddedRows.removeAll()
-        eventOldValues.removeAll()
-        syncRecorder?.transactionBegan()
+        for observer in commitObservers { observer.transactionDidBegin(in: self) }
         let external = try consumeHistory()
         if !external.isEmpty {
             notifier.deliver(external, realm: self, synchronously: true)
@@ -237,19 +234,17 @@ final class RealmInstance {
             cancelWrite()
             throw error
         }
+        // The transaction's changes as its observers get them and the history records them: what an observer writes
+        // while the transaction commits is not part of them.
         let committed = changes
-        if let recorder = syncRecorder {
+        for observer in commitObservers {
             do {
-                try recorder.recordCommit(committed, in: self)
+                try observer.transactionWillCommit(committed, in: self)
             } catch {
                 cancelWrite()
                 throw error
             }
-            removeAsymmetricObjects(written: committed)
         }
-        let writeEvent = eventWriteChanges(committed).map(EventWritePayload.init)
-        if let writeEvent { eventContext?.prepare(writeEvent) }  // on the worker, beside the commit below
-        eventOldValues.removeAll()
         do {
             if !committed.isEmpty {
                 let version = historyVersion + 1
@@ -270,12 +265,8 @@ final class RealmInstance {
         isInWriteTransaction = false
         tablesAddedInWrite.removeAll()
         changes = ChangeSet()
-        if let writeEvent { eventContext?.record(RecordedEvent(timestamp: Date(), kind: .write(writeEvent))) }
         try beginRead()
-        if let recorder = syncRecorder, let version = recorder.lastRecordedClientVersion {
-            recorder.lastCommittedClientVersion = version
-            SyncSessionRegistry.shared.localChange(path: path)
-        }
+        for observer in commitObservers { observer.transactionDidCommit(in: self) }
         if !committed.isEmpty {
             RealmRegistry.shared.didCommit(from: self)
             notifier.deliver(committed, realm: self, synchronously: false, isLocal: true)
@@ -302,7 +293,7 @@ final class RealmInstance {
     var fileWriteLock: WriteLock { writeLock }
 
     /// While this instance holds the write lock: `handler` runs once when another writer of the process has to
-    /// wait for it (nil clears it). Only for a holder that gives way (``BootstrapStream``).
+    /// wait for it (nil clears it). Only for a holder that gives way (it rolls its transaction back).
     func onWriteContention(_ handler: (@Sendable () -> Void)?) {
         writeLock.setContentionHandler(handler)
     }
@@ -325,7 +316,7 @@ final class RealmInstance {
         restoreTablesAddedInWrite()
         changes = ChangeSet()
         pendingError = nil
-        eventOldValues.removeAll()
+        for observer in commitObservers { observer.transactionDidRollback(in: self) }
         invalidateRowCaches()
         for table in tablesByName.values {
             for row in table.rows.values where row.isDeleted { row.isDeleted = false }

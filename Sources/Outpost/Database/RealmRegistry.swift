@@ -54,13 +54,13 @@ final class RealmRegistry: Sendable {
         return entries.withLock { list in list.first { $0.id == id }?.scheduler }
     }
 
-    /// The configurations of the app's instances open now (one per file; not the sync sessions' own).
+    /// The configurations of the app's instances open now (one per file; not the library parts' own).
     func openConfigurations() -> [Realm.Configuration] {
         let candidates = entries.withLock { $0 }
         var seen = Set<String>()
         var out: [Realm.Configuration] = []
         for candidate in candidates {
-            guard let instance = candidate.instance, !instance.isFrozen, !instance.configuration.isSyncWorker,
+            guard let instance = candidate.instance, !instance.isFrozen, !instance.configuration.isInternalWorker,
                   seen.insert(candidate.path).inserted
             else { continue }
             out.append(instance.configuration)
@@ -68,22 +68,23 @@ final class RealmRegistry: Sendable {
         return out
     }
 
-    /// Whether the app has a live instance of `path` it can use: not frozen, not a sync session's own, not an open
-    /// still waiting for its download (``RealmInstance/awaitsDownload``).
+    /// Whether the app has a live instance of `path` it can use: not frozen, not a library part's own, not one whose
+    /// open has not returned yet (``RealmInstance/isStillOpening``).
     func hasUsableAppInstance(path: String) -> Bool {
         let candidates = entries.withLock { list in list.filter { $0.path == path } }
         return candidates.contains { candidate in
             guard let instance = candidate.instance else { return false }
-            return !instance.isFrozen && !instance.configuration.isSyncWorker && !instance.awaitsDownload.load(ordering: .acquiring)
+            return !instance.isFrozen && !instance.configuration.isInternalWorker
+                && !instance.isStillOpening.load(ordering: .acquiring)
         }
     }
 
-    /// How many live instances of `path` the app itself has open: not frozen ones, not a sync session's own.
+    /// How many live instances of `path` the app itself has open: not frozen ones, not a library part's own.
     func openAppInstanceCount(path: String) -> Int {
         let candidates = entries.withLock { list in list.filter { $0.path == path } }
         return candidates.filter { candidate in
             guard let instance = candidate.instance else { return false }
-            return !instance.isFrozen && !instance.configuration.isSyncWorker
+            return !instance.isFrozen && !instance.configuration.isInternalWorker
         }.count
     }
 
@@ -110,8 +111,9 @@ final class RealmRegistry: Sendable {
 
     /// Schedules a refresh on every instance of `path` (changes from another process).
     func externalChange(path: String) {
-        // Another process may have queued uploads for this process's session.
-        SyncSessionRegistry.shared.localChange(path: path)
+        // The parts of the library that watch files hear of it first (another process may have queued uploads for
+        // this process's sync session).
+        for observer in RealmFileObservers.all { observer.fileDidChangeExternally(path: path) }
         let targets = entries.withLock { list in list.filter { $0.path == path && $0.scheduler != nil } }
         for target in targets {
             let box = target

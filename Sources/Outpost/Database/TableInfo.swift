@@ -69,12 +69,8 @@ final class TableInfo {
     /// needs the general path (links, collections, `AnyRealmValue`, other types) or the class does not
     /// match the schema exactly.
     private(set) lazy var insertPlan: InsertPlan? = InsertPlan(table: self)
-    /// How events write this table's objects straight from their column values; nil when they take the general
-    /// path (links, collections, `AnyRealmValue`, `CustomEventRepresentable`).
-    private(set) lazy var eventRowFormat: EventRowFormat? = EventRowFormat(table: self)
-    /// How the upload writes this table's new objects straight from their column values; nil when they take the
-    /// general path (links, collections, `AnyRealmValue`, embedded objects).
-    private(set) lazy var syncCreateFormat: SyncCreateFormat? = SyncCreateFormat(table: self)
+    /// What other parts of the library derive from the table's layout, by type (``cached(_:make:)``).
+    private var derived: [(type: ObjectIdentifier, value: AnyObject?)] = []
     /// `SELECT rowid … WHERE <column> = ?` and `… IS NULL` by property name (primary-key lookups), built once.
     private var lookupSQLs: [String: (equal: String, isNull: String)] = [:]
 
@@ -86,6 +82,22 @@ final class TableInfo {
         let built = (equal: base + "= ?", isNull: base + "IS NULL")
         lookupSQLs[property] = built
         return isNull ? built.isNull : built.equal
+    }
+
+    /// The `Derived` made for this table from its layout, made by `make` on first use and kept (nil too, when `make`
+    /// finds the table needs none): how another part of the library writes the table's rows its own way, such as the
+    /// upload's creates and the event library's objects. An entry per type that asked, one or two, searched in turn;
+    /// confined as the table's other caches are (its instance's thread, or a frozen instance's lock).
+    func cached<Derived: AnyObject>(_ type: Derived.Type, make: (TableInfo) -> Derived?) -> Derived? {
+        let key = ObjectIdentifier(type)
+        for entry in derived where entry.type == key {
+            // Only this method stores an entry, under the identifier of the type it made, so the value is a `Derived`.
+            return entry.value.map { unsafeDowncast($0, to: Derived.self) }
+        }
+        let made = make(self)
+        let stored: AnyObject? = made
+        derived.append((type: key, value: stored))
+        return made
     }
 
     /// `tableName` overrides the table (a migration reads the old data from a table set aside).

@@ -13,7 +13,7 @@ final class WriteLock: @unchecked Sendable {
     private var nextTicket: UInt64 = 0
     private var nowServing: UInt64 = 0
     /// Called once, on a writer's thread and outside the lock, when that writer has to wait: set by a holder that
-    /// gives way to other writers (a bootstrap applied as it arrives, ``BootstrapStream``, rolls back).
+    /// gives way to other writers (the sync session applying a bootstrap as it arrives rolls it back).
     private var onContention: (@Sendable () -> Void)?
 
     /// Waits for the writers that came earlier, then holds the lock.

@@ -6,7 +6,7 @@ import OutpostCore
 /// with its JSON key prefix. Gives the same text as the general path (`syncDocument` → ``EventSerializer``), which
 /// serves every other class and classes conforming to ``CustomEventRepresentable``.
 ///
-/// Built once per table (`TableInfo.eventRowFormat`); immutable.
+/// Built once per table (``TableInfo/eventRowFormat``); immutable.
 final class EventRowFormat: Sendable {
     struct Field: Sendable {
         let name: String
@@ -140,5 +140,13 @@ final class EventRowFormat: Sendable {
     private static func key(_ field: Field, _ first: inout Bool, _ out: inout EventJSONWriter) {
         if first { first = false } else { out.append(UInt8(ascii: ",")) }
         out.append(field.key)
+    }
+}
+
+extension TableInfo {
+    /// How events write this table's objects straight from their column values; nil when they take the general
+    /// path (links, collections, `AnyRealmValue`, `CustomEventRepresentable`). Built on first use, kept by the table.
+    var eventRowFormat: EventRowFormat? {
+        cached(EventRowFormat.self) { EventRowFormat(table: $0) }
     }
 }

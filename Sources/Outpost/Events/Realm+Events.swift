@@ -7,6 +7,6 @@ extension Realm {
     /// let events = realm.events!
     /// ```
     public var events: Events? {
-        instance.eventContext.map { Events(context: $0) }
+        instance.eventRecorder.map { Events(context: $0.context) }
     }
 }

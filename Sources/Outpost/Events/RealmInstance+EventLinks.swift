@@ -11,7 +11,8 @@ extension RealmInstance {
     /// every object the property links to, so that a read of `parent` recorded earlier in the scope can show the
     /// whole property in full when the scope is serialized.
     func eventRecordLinkReads(parent: ManagedRow, propertyIndex: Int, values: [_StoredValue]) {
-        guard isRecordingEvents, let context = eventContext else { return }
+        guard let recorder = eventRecorder, recorder.isRecording(in: self) else { return }
+        let context = recorder.context
         let targets = values.compactMap { value -> ManagedRow? in
             guard case .object(let object) = value, let row = object._row, !row.table.schema.isEmbedded else {
                 return nil
@@ -27,7 +28,9 @@ extension RealmInstance {
         let tracksParent = !parent.table.schema.isEmbedded
         var captured: [Value: EventLinkTarget]?
         let scopes = context.scopeGeneration
-        if tracksParent && eventReads.needsCapture(property, scopes: scopes, version: version, writes: writeCounter) {
+        if tracksParent
+            && recorder.reads.needsCapture(property, scopes: scopes, version: version, writes: writeCounter)
+        {
             captured = eventLinkTargets(parent, propertyIndex: propertyIndex)
         }
         var isFirst = true

@@ -1,14 +1,14 @@
 import Foundation
 import OutpostCore
 
-/// Where a Realm instance feeds the event library: old values before a modification or deletion, a write event at
-/// each commit, read events when objects are produced. Only while a scope is active.
+/// Where a Realm instance feeds the event library, through its ``EventRecorder``: old values before a modification or
+/// deletion, a write event at each commit, read events when objects are produced. Only while a scope is active.
 extension RealmInstance {
-    /// Whether reads and writes are being recorded right now.
+    /// Whether reads and writes are being recorded right now (``EventRecorder/isRecording(in:)``).
     @inline(__always)
     var isRecordingEvents: Bool {
-        guard let context = eventContext else { return false }
-        return context.hasActiveScopes && !eventReads.isCapturing && !(syncRecorder?.isApplyingDownload ?? false)
+        guard let recorder = eventRecorder else { return false }
+        return recorder.isRecording(in: self)
     }
 
     /// The object as an event captures it now. Reads made while capturing (by a ``CustomEventRepresentable``) are
@@ -17,9 +17,10 @@ extension RealmInstance {
         if let format = table.eventRowFormat {
             return eventRowValues(table, rowid).map { .row(format, $0) }
         }
-        let wasCapturing = eventReads.isCapturing
-        eventReads.isCapturing = true
-        defer { eventReads.isCapturing = wasCapturing }
+        let recorder = eventRecorder
+        let wasCapturing = recorder?.reads.isCapturing ?? false
+        recorder?.reads.isCapturing = true
+        defer { recorder?.reads.isCapturing = wasCapturing }
         if let type = table.objectType, type is CustomEventRepresentable.Type,
             let object = object(table, rowid) as? CustomEventRepresentable
         {
@@ -29,10 +30,10 @@ extension RealmInstance {
     }
 
     /// Keeps a row's values from before the transaction, before its first modification or its deletion.
-    func eventCaptureOldValue(_ row: ManagedRow) {
-        guard isRecordingEvents else { return }
+    func eventCaptureOldValue(_ row: ManagedRow, recorder: EventRecorder) {
+        guard recorder.isRecording(in: self) else { return }
         let table = row.table
-        let captured = eventOldValues.rows(of: table)
+        let captured = recorder.oldValues.rows(of: table)
         if captured.byRowid[row.rowid] != nil { return }
         if changes.tables[table.className]?.isInserted(row.rowid) ?? false { return }
         if let format = table.eventRowFormat, row.loadedVersion == snapshotVersion, !row.isDeleted,
@@ -49,13 +50,13 @@ extension RealmInstance {
     }
 
     /// The write event of the transaction being committed (nil when nothing is recorded), built before the commit.
-    func eventWriteChanges(_ committed: ChangeSet) -> [String: EventWriteChanges]? {
-        guard isRecordingEvents, !committed.isEmpty else { return nil }
+    func eventWriteChanges(_ committed: ChangeSet, recorder: EventRecorder) -> [String: EventWriteChanges]? {
+        guard recorder.isRecording(in: self), !committed.isEmpty else { return nil }
         var classes: [String: EventWriteChanges] = [:]
         for className in committed.tables.keys.sorted() {
             guard let table = tablesByName[className] ?? table(named: className) else { continue }
             let t = committed.tables[className]!
-            let old = eventOldValues.captured(table)?.byRowid ?? [:]
+            let old = recorder.oldValues.captured(table)?.byRowid ?? [:]
             var entry = EventWriteChanges()
             if !table.schema.isEmbedded {
                 for rowid in t.insertions.sorted() {
@@ -90,9 +91,9 @@ extension RealmInstance {
     /// what was captured (nil when nothing was recorded).
     @discardableResult
     func eventRecordRead(_ table: TableInfo, rowids: [Int64], isQuery: Bool) -> EventCapturedRows? {
-        guard isRecordingEvents, !table.schema.isEmbedded, !rowids.isEmpty, let context = eventContext else {
-            return nil
-        }
+        guard let recorder = eventRecorder, recorder.isRecording(in: self), !table.schema.isEmbedded, !rowids.isEmpty
+        else { return nil }
+        let context = recorder.context
         let timestamp = Date()
         var objects: [Int64: EventObject] = [:]
         let inserted = isInWriteTransaction ? changes.tables[table.className] : nil

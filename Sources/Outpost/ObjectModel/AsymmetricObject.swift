@@ -40,16 +40,27 @@ extension Realm {
     }
 }
 
+extension Realm.Configuration {
+    /// Whether a Realm of this configuration can hold asymmetric objects (with flexible sync only): the default schema
+    /// of one that cannot leaves them out.
+    var holdsAsymmetricObjects: Bool { syncConfiguration?.enableFlexibleSync == true }
+
+    /// Realm's schema checks of asymmetric classes for a Realm of this configuration
+    /// (``RealmInstance/asymmetricSchemaErrors(_:isFlexibleSync:isSynced:)``).
+    func asymmetricSchemaErrors(_ schemas: [ObjectSchema]) -> [String] {
+        RealmInstance.asymmetricSchemaErrors(schemas, isFlexibleSync: syncConfiguration?.enableFlexibleSync ?? false,
+                                             isSynced: syncConfiguration != nil)
+    }
+}
+
 extension RealmInstance {
     /// Removes the objects of asymmetric classes written in this transaction, after their creation was recorded for
-    /// upload and without recording the removal: they leave the device at the commit, as in Realm. Only the tables
-    /// the transaction wrote are looked at (a commit without asymmetric objects costs a lookup per written table).
+    /// upload: they leave the device at the commit, as in Realm. The upload recorder calls it while it ignores the
+    /// rows changed (``SyncRecorder/isSuspended``), so the removal is not uploaded. Only the tables the transaction
+    /// wrote are looked at (a commit without asymmetric objects costs a lookup per written table).
     func removeAsymmetricObjects(written: ChangeSet) {
         let tables = written.tables.keys.compactMap { tablesByName[$0] }.filter(\.schema.isAsymmetric)
         guard !tables.isEmpty else { return }
-        let recorder = syncRecorder
-        syncRecorder = nil
-        defer { syncRecorder = recorder }
         for table in tables {
             let rowids = (try? connection.cached("SELECT rowid FROM \(table.sqlName)").rows()) ?? []
             for value in rowids {

@@ -100,7 +100,7 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
             guard position >= 0 && position < elements.count else { return Element._defaultValue() }
             return Element._load(elements[position]) ?? Element._defaultValue()
         }
-        if instance.eventContext != nil { recordEventRead(rowid) }
+        if instance.readObserver != nil { recordEventRead(rowid) }
         return Self.makeElement(instance.object(table, rowid))
     }
 
@@ -136,7 +136,7 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
     public var count: Int {
         let ids = rowids
         // Counting evaluates a query with `distinct` (Realm records that as a query read); other counts read nothing.
-        if instance.eventContext != nil, let first = ids.first,
+        if instance.readObserver != nil, let first = ids.first,
             query.suffixes.contains(where: { if case .distinct = $0 { true } else { false } })
         {
             recordEventRead(first)
@@ -192,7 +192,7 @@ public struct Results<Element: RealmCollectionValue>: CustomStringConvertible {
 
         mutating func next() -> Element? {
             guard position < rowids.count else { return nil }
-            if position == 0 && results.instance.eventContext != nil { captured = results.recordEventIteration(rowids) }
+            if position == 0 && results.instance.readObserver != nil { captured = results.recordEventIteration(rowids) }
             if results.valueType != nil {
                 position += 1
                 return results.element(rowids[position - 1], of: values)

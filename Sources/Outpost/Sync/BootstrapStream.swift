@@ -27,6 +27,13 @@ final class BootstrapStream: @unchecked Sendable {
 }
 
 extension RealmInstance {
+    /// The bootstrap stream whose write transaction is open on this instance (the session's own), if any; kept by
+    /// the instance's upload recorder.
+    var bootstrapStream: ObjectIdentifier? {
+        get { syncRecorder?.bootstrapStream }
+        set { syncRecorder?.bootstrapStream = newValue }
+    }
+
     /// Opens the stream's write transaction, or returns nil (having written nothing) when the file has local changes
     /// queued for upload: those need the held path, which applies the bootstrap underneath them.
     ///

@@ -1,6 +1,32 @@
 import Foundation
 
 extension Realm {
+    /// Opens the Realm asynchronously, isolated to the calling actor (or, from a nonisolated context,
+    /// usable by the task that opened it: Swift's `Sendable` checks keep it there).
+    ///
+    /// For a synced Realm, `downloadBeforeOpen` says whether to wait for the server first: `.never` (the default)
+    /// returns at once, `.once` waits when the file is new, `.always` waits every time. With flexible sync the
+    /// wait includes the initial subscriptions; a refused one throws `Realm.Error.subscriptionFailed`.
+    public init(
+        configuration: Configuration = .defaultConfiguration, actor: isolated (any Actor)? = #isolation,
+        downloadBeforeOpen: OpenBehavior = .never
+    ) async throws {
+        let confinement: Confinement = actor.map { .actor($0) } ?? .none
+        let path = configuration.resolvedPath
+        let existed = FileManager.default.fileExists(atPath: path)
+        // An actor's Realm refreshes and notifies on the actor, as one confined to a run loop or queue does there.
+        instance = try RealmInstance.open(configuration: configuration, confinement: confinement,
+                                          scheduler: actor.map { .actor(ActorScheduler($0)) })
+        if configuration.syncConfiguration != nil,
+            downloadBeforeOpen == .always || (downloadBeforeOpen == .once && !existed)
+        {
+            instance.isStillOpening.store(true, ordering: .releasing)
+            defer { instance.isStillOpening.store(false, ordering: .releasing) }
+            try await Realm.waitForDownload(path: path, configuration: configuration)
+            try instance.advance()
+        }
+    }
+
     /// Opens a Realm isolated to the calling actor, as `init(configuration:actor:downloadBeforeOpen:)` does (Realm's
     /// static form).
     public static func open(
@@ -55,8 +81,8 @@ extension Realm {
         let realm = try await Realm(configuration: configuration, downloadBeforeOpen: .never)
         guard configuration.syncConfiguration != nil, let session = realm.syncSession else { return }
         task.attach(session)
-        realm.instance.awaitsDownload.store(true, ordering: .releasing)
-        defer { realm.instance.awaitsDownload.store(false, ordering: .releasing) }
+        realm.instance.isStillOpening.store(true, ordering: .releasing)
+        defer { realm.instance.isStillOpening.store(false, ordering: .releasing) }
         try await Realm.waitForDownload(path: realm.instance.path, configuration: configuration)
     }
 }

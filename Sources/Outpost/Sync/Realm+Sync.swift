@@ -102,9 +102,11 @@ enum SyncOpenSupport {
             try SyncStore.prepare(instance.connection)
         }
         try instance.beginRead()
-        instance.syncRecorder = SyncRecorder(isFlexible: sync.enableFlexibleSync,
-                                             rejectsWritesOutsideSubscriptions: sync.rejectsWritesOutsideSubscriptions)
-        guard !configuration.isSyncWorker else { return }
+        // Ahead of the other commit observers (the event recorder, attached already): see ``SyncRecorder``.
+        instance.attach(SyncRecorder(isFlexible: sync.enableFlexibleSync,
+                                     rejectsWritesOutsideSubscriptions: sync.rejectsWritesOutsideSubscriptions),
+                        first: true)
+        guard !configuration.isInternalWorker else { return }
         if sync.enableFlexibleSync, let initial = sync.initialSubscriptions, !fileExisted || sync.rerunOnOpen {
             let set = SyncSubscriptionSet(realm: instance)
             set.commitUpdate { initial(set) }

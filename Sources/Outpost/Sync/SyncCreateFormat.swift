@@ -6,7 +6,7 @@ import OutpostCore
 /// the same bytes as `SyncInstruction.create(…, fields: syncDocument(…)).writeJSON`, without building the
 /// document, its values or the object's row storage. Every other class takes that general path.
 ///
-/// Built once per table (`TableInfo.syncCreateFormat`); immutable.
+/// Built once per table (``TableInfo/syncCreateFormat``); immutable.
 final class SyncCreateFormat: Sendable {
     /// One field: where its `"<name>":` (escaped) sits in ``keys``, its column and its type. Holds no reference,
     /// so that writing an object's fields retains and releases nothing per field.
@@ -108,5 +108,13 @@ final class SyncCreateFormat: Sendable {
             // Floating point, data, decimals and UUIDs: the general conversion (rare enough per object).
             SyncValues.scalar(ValueCoding.scalar(raw, type: type)).writeExtendedJSON(to: &out)
         }
+    }
+}
+
+extension TableInfo {
+    /// How the upload writes this table's new objects straight from their column values; nil when they take the
+    /// general path (links, collections, `AnyRealmValue`, embedded objects). Built on first use, kept by the table.
+    var syncCreateFormat: SyncCreateFormat? {
+        cached(SyncCreateFormat.self) { SyncCreateFormat(table: $0) }
     }
 }

@@ -11,7 +11,7 @@ final class SyncDatabase: @unchecked Sendable {  // `instance` is only touched o
 
     init(configuration: Realm.Configuration) {
         var configuration = configuration
-        configuration.isSyncWorker = true
+        configuration.isInternalWorker = true
         self.configuration = configuration
         queue = DispatchQueue(label: "outpost.sync.database")
     }

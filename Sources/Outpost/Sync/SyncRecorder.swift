@@ -4,11 +4,22 @@ import OutpostCore
 /// Turns each committed transaction of a synced Realm into upload instructions, stored in the upload queue in the
 /// same SQLite transaction as the objects (so a commit and its upload are durable together). Downloads applied by
 /// the sync session are not recorded.
-final class SyncRecorder {
+///
+/// The commit observer sync attaches to every instance of a synced file when it opens
+/// (``SyncOpenSupport/prepare(_:fileExisted:)``), ahead of the other observers: its
+/// ``transactionWillCommit(_:in:)`` can fail the commit (a write outside the subscriptions) and removes the asymmetric
+/// objects, before the others capture the transaction.
+final class SyncRecorder: CommitObserver {
     let isFlexible: Bool
     let rejectsWritesOutsideSubscriptions: Bool
     /// Set while the session applies a download.
     var isApplyingDownload = false
+    /// Set while the commit removes the transaction's asymmetric objects: the row hooks ignore those changes, which
+    /// are not uploaded (``RealmInstance/removeAsymmetricObjects(written:)``).
+    private(set) var isSuspended = false
+    /// The bootstrap stream whose write transaction is open on the instance (the session's own), if any
+    /// (``RealmInstance/bootstrapStream``).
+    var bootstrapStream: ObjectIdentifier?
     /// Primary keys of the top-level objects deleted in the current transaction, by class and rowid.
     private var deletedKeys: [String: [Int64: Value]] = [:]
     /// The client version of the transaction being committed (nil: nothing to upload).
@@ -72,6 +83,52 @@ final class SyncRecorder {
             throw Realm.Error(.fail, "The write transaction could not be queued for upload: \(error)")
         }
     }
+
+    // MARK: CommitObserver
+
+    func transactionDidBegin(in instance: RealmInstance) {
+        transactionBegan()
+    }
+
+    func rowWillChange(_ row: ManagedRow, in instance: RealmInstance) {}
+
+    func rowDidInsert(_ table: TableInfo, rowid: Int64, values: [SQLiteValue]) {
+        guard !isSuspended else { return }
+        didInsert(table, rowid: rowid, values: values)
+    }
+
+    func rowDidUpdate(_ row: ManagedRow, column: Int) {
+        guard !isSuspended else { return }
+        didWrite(row.table)
+    }
+
+    func rowWillDelete(_ row: @autoclosure () -> ManagedRow, in instance: RealmInstance) {
+        guard !isSuspended else { return }
+        willDelete(row(), in: instance)
+    }
+
+    /// Records the upload, then removes the transaction's asymmetric objects, which leave the device at the commit
+    /// (their removal is not uploaded).
+    func transactionWillCommit(_ changes: ChangeSet, in instance: RealmInstance) throws {
+        try recordCommit(changes, in: instance)
+        isSuspended = true
+        defer { isSuspended = false }
+        instance.removeAsymmetricObjects(written: changes)
+    }
+
+    /// A commit with changes to upload: the session is told, and the version is the instance's last committed one.
+    func transactionDidCommit(in instance: RealmInstance) {
+        guard let version = lastRecordedClientVersion else { return }
+        lastCommittedClientVersion = version
+        SyncSessionRegistry.shared.localChange(path: instance.path)
+    }
+
+    func transactionDidRollback(in instance: RealmInstance) {}
+}
+
+extension RealmInstance {
+    /// The upload recorder of an instance of a synced file; nil for a local Realm.
+    var syncRecorder: SyncRecorder? { observer(of: SyncRecorder.self) }
 }
 
 extension RealmInstance {

@@ -119,7 +119,7 @@ final class SyncSessionRegistry: @unchecked Sendable {
 
     /// Starts again the sessions of the files of a user that logged in again while Realms of them are open.
     func resumeOpenFiles(userId: String) {
-        for configuration in RealmRegistry.shared.openConfigurations() where !configuration.isSyncWorker {
+        for configuration in RealmRegistry.shared.openConfigurations() where !configuration.isInternalWorker {
             guard let sync = configuration.syncConfiguration, sync.user.id == userId else { continue }
             ensureSession(configuration, path: configuration.resolvedPath)
         }

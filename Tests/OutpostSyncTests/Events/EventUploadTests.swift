@@ -46,7 +46,7 @@ struct EventUploadTests {
                 #expect(Self.string(documents[1], "data") == "free text")
                 #expect(documents.allSatisfy { if case .date = $0["timestamp"] { true } else { false } })
 
-                let store = realm.instance.eventContext!.store
+                let store = realm.instance.eventRecorder!.context.store
                 try await eventually(timeout: .seconds(10), "the uploaded shard is deleted") { store.shardFiles.isEmpty }
                 // Later events start a new shard and upload too.
                 try await events.recordEvent(activity: "later", eventType: nil, data: nil)
@@ -82,7 +82,7 @@ struct EventUploadTests {
                 #expect(error.localizedDescription
                     == #"Invalid schema change (UPLOAD): non-breaking schema change: adding "String" column at field "invalid metadata field" in schema "AuditEvent", schema changes from clients are restricted when developer mode is disabled"#)
                 #expect(try await Self.auditEvents(server.storage, appId: server.appId).isEmpty)
-                let store = realm.instance.eventContext!.store
+                let store = realm.instance.eventRecorder!.context.store
                 let kept = try store.shardFiles.flatMap { try EventStore.events(inShard: $0) }
                 #expect(kept.map(\.activity) == ["activity"], "the refused event stays on the device")
             }
@@ -114,7 +114,7 @@ struct EventUploadTests {
             try realm.write { realm.add(EvPerson(n, String(repeating: "n", count: 300), n)) }
             try await scope.commit()
         }
-        let store = realm.instance.eventContext!.store
+        let store = realm.instance.eventRecorder!.context.store
         let shards = store.shardFiles
         #expect(shards.count > 2, "the tiny limit made several shards (\(shards.count))")
         #expect(try shards.reduce(0) { $0 + (try EventStore.events(inShard: $1).count) } == 50)

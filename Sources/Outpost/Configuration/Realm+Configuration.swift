@@ -48,8 +48,11 @@ extension Realm {
         public var syncConfiguration: SyncConfiguration?
         /// Records reads, writes and custom events for this Realm (the Event Library) when set; see ``Realm/events``.
         public var eventConfiguration: EventConfiguration?
-        /// Set on the sync session's own instance of a synced file (it applies downloads; it starts no session).
-        var isSyncWorker = false
+        /// Set on an instance that a part of the library opens for its own work (the sync session's, which applies
+        /// downloads): it is not one of the app's instances, so it pins no thread, is not counted among the file's open
+        /// Realms, and its close is not told to the file's observers (``RealmFileObserver``), which see from this flag
+        /// at its open that it is not the app's.
+        var isInternalWorker = false
         /// Called on first open of the process to decide whether to compact the file (VACUUM).
         public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
         /// A Realm file (one `writeCopy` made) copied to `fileURL` when the Realm is opened and its file does not
@@ -81,6 +84,10 @@ extension Realm {
         static var defaultFileURL: URL {
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
         }
+
+        /// Whether an open creates the file's directory when it is missing: a synced Realm's file lives in the app's
+        /// sync directory, which its first open makes.
+        var createsDirectory: Bool { syncConfiguration != nil }
 
         /// The SQLite file path: the file URL, or a private temporary file for in-memory Realms.
         var resolvedPath: String {
