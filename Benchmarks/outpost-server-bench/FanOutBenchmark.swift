@@ -43,8 +43,8 @@ enum FanOutBenchmark {
                     host: "127.0.0.1", port: server.port, path: "/api/client/v2.0/app/outpost-dev/realm-sync",
                     token: token, messages: subscribeMessages.map(\.text))
                 try await reader.waitFor(timeout: .seconds(30)) { text in
-                    guard case .download(_, _, _, _, 1, .lastInBatch, _)? = try? ServerMessage(text: text) else { return false }
-                    return true
+                    guard case .download(let download)? = try? ServerMessage(text: text) else { return false }
+                    return download.queryVersion == 1 && download.batch == .lastInBatch
                 }
                 bareReaders.append(reader)
             }
@@ -55,8 +55,8 @@ enum FanOutBenchmark {
                 while seen < changes {
                     guard let (message, arrival) = try? await client.nextWithArrival(timeout: .seconds(120)) else { return }
                     let now = ContinuousClock.now
-                    guard case .download(_, _, _, _, _, _, let changesets) = message else { continue }
-                    for case .upsert(_, let pk, _) in changesets.flatMap(\.instructions) {
+                    guard case .download(let download) = message else { continue }
+                    for case .upsert(_, let pk, _) in download.changesets.flatMap(\.instructions) {
                         if let start = recorder.sent.withLock({ $0[pk] }) {
                             recorder.latencies.withLock { $0.append(seconds(now - start)) }
                             recorder.arrivals.withLock { $0.append(seconds(arrival - start)) }
@@ -78,7 +78,7 @@ enum FanOutBenchmark {
                 clientVersion: Int64(i), lastServerVersion: 0, timestamp: 0,
                 instructions: [.create(className: "Note", primaryKey: id, fields: ["n": .int(Int64(i))])])]))
             _ = try await writer.next(timeout: .seconds(60)) {
-                if case .download(_, _, _, let ack, _, _, _) = $0 { ack == Int64(i) } else { false }
+                if case .download(let d) = $0 { d.uploadAck == Int64(i) } else { false }
             }
             let acked = ContinuousClock.now
             recorder.acks.withLock { $0[id] = seconds(acked - recorder.sent.withLock { $0[id]! }) }
@@ -87,8 +87,8 @@ enum FanOutBenchmark {
         for reader in bareReaders {
             try await reader.waitFor(timeout: .seconds(120)) { Self.contains($0, lastId) }
             for frame in reader.frames {
-                guard case .download(_, _, _, _, _, _, let changesets)? = try? ServerMessage(text: frame.text) else { continue }
-                for case .upsert(_, let pk, _) in changesets.flatMap(\.instructions) {
+                guard case .download(let download)? = try? ServerMessage(text: frame.text) else { continue }
+                for case .upsert(_, let pk, _) in download.changesets.flatMap(\.instructions) {
                     if let start = recorder.sent.withLock({ $0[pk] }) {
                         recorder.arrivals.withLock { $0.append(seconds(frame.arrival - start)) }
                         recorder.perChange.withLock { $0[pk, default: []].append(seconds(frame.arrival - start)) }
@@ -164,6 +164,6 @@ enum FanOutBenchmark {
         client.send(subscribeMessages[0])
         _ = try await client.next { if case .download = $0 { true } else { false } }
         client.send(subscribeMessages[1])
-        _ = try await client.next { if case .download(_, _, _, _, 1, .lastInBatch, _) = $0 { true } else { false } }
+        _ = try await client.next { if case .download(let d) = $0 { d.queryVersion == 1 && d.batch == .lastInBatch } else { false } }
     }
 }

@@ -31,7 +31,7 @@ enum IngestBenchmark {
             client.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))
             _ = try await client.next { if case .download = $0 { true } else { false } }
             client.send(.query(session: 1, subscriptions: SubscriptionQuery(version: 1, queries: ["Item": "ownerId == '\(userId)'"])))
-            _ = try await client.next { if case .download(_, _, _, _, 1, .lastInBatch, _) = $0 { true } else { false } }
+            _ = try await client.next { if case .download(let d) = $0 { d.queryVersion == 1 && d.batch == .lastInBatch } else { false } }
             // The messages' texts are written before the clock starts, as a real client has them: Outpost's client
             // stores each queued transaction's text at commit and sends it as stored. Only the server's work (and
             // the frames' way over the socket) is timed, not the test client's JSON writing on the same two cores.
@@ -39,7 +39,7 @@ enum IngestBenchmark {
             let seconds = try await Stats.seconds {
                 for text in texts { client.sendRaw(text) }
                 _ = try await client.next(timeout: .seconds(600)) {
-                    if case .download(_, _, _, let ack, _, _, _) = $0 { ack == Int64(transactions) } else { false }
+                    if case .download(let d) = $0 { d.uploadAck == Int64(transactions) } else { false }
                 }
             }
             let stored = try await storage.documents(appId: "bench-app", collection: "Item").count

@@ -117,7 +117,7 @@ nonisolated func protocolBaseline(server: OutpostServerProcess, changes: Int) as
     for c in [a, b] {
         c.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))
         c.send(.query(session: 1, subscriptions: SubscriptionQuery(version: 1, queries: ["Note": "TRUEPREDICATE"])))
-        _ = try await c.next(timeout: .seconds(30)) { if case .download(_, _, _, _, 1, .lastInBatch, _) = $0 { true } else { false } }
+        _ = try await c.next(timeout: .seconds(30)) { if case .download(let d) = $0 { d.queryVersion == 1 && d.batch == .lastInBatch } else { false } }
     }
     var baseline: [Double] = []
     for i in 1...changes {
@@ -126,7 +126,7 @@ nonisolated func protocolBaseline(server: OutpostServerProcess, changes: Int) as
         a.send(.upload(session: 1, changesets: [UploadChangeset(clientVersion: Int64(i), lastServerVersion: 0, timestamp: 0,
             instructions: [.create(className: "Note", primaryKey: id, fields: ["n": .int(Int64(i))])])]))
         _ = try await b.next(timeout: .seconds(30)) {
-            if case .download(_, _, _, _, _, _, let cs) = $0 { cs.contains { $0.instructions.contains { $0.primaryKey == id } } } else { false }
+            if case .download(let d) = $0 { d.changesets.contains { $0.instructions.contains { $0.primaryKey == id } } } else { false }
         }
         baseline.append(seconds(ContinuousClock.now - start))
     }

@@ -56,7 +56,7 @@ import Testing
         let text = ServerMessage.downloadText(
             session: 1, cursor: DownloadCursor(serverVersion: 5, clientVersion: 0), latestServerVersion: 5, uploadAck: 0,
             queryVersion: 2, batch: .lastInBatch, changesetJSON: [json])
-        guard case .download(_, _, _, _, _, _, let parsed) = try ServerMessage(text: text), let bootstrap = parsed.first else {
+        guard case .download(let download) = try ServerMessage(text: text), let bootstrap = download.changesets.first else {
             Issue.record("the bootstrap did not parse")
             return
         }

@@ -54,12 +54,12 @@ import Testing
                 session.suspend()
                 try await eventually { session.connectionState == .disconnected }
                 let ghost = ObjectId.generate()
-                let stale = ServerMessage.download(
+                let stale = ServerMessage.download(DownloadMessage(
                     session: 1, cursor: DownloadCursor(serverVersion: 1, clientVersion: 0), latestServerVersion: 1,
                     uploadAck: 0, queryVersion: 1, batch: .moreToCome, changesets: [DownloadChangeset(
                         serverVersion: 1, originFileIdent: 0, originClientVersion: 0, timestamp: 0,
                         instructions: [.upsert(className: "ConvergenceItem", primaryKey: .objectId(ghost),
-                                               fields: ["note": .string("ghost")])])]).text
+                                               fields: ["note": .string("ghost")])])])).text
                 try reader.write { try SyncStore.holdDownload(reader.instance.connection, stale) }
                 #expect(try reader.instance.connection.scalar("SELECT count(*) FROM __outpost_sync_held") == .integer(1))
 

@@ -37,8 +37,9 @@ import Testing
             DownloadChangeset(serverVersion: cursor - Int64(count) + 1 + Int64($0), originFileIdent: origin, originClientVersion: 1,
                               timestamp: 0, instructions: [])
         }
-        return .download(session: 1, cursor: DownloadCursor(serverVersion: cursor, clientVersion: ack), latestServerVersion: latest ?? cursor,
-                         uploadAck: ack, queryVersion: query, batch: batch, changesets: changesets)
+        return .download(DownloadMessage(
+            session: 1, cursor: DownloadCursor(serverVersion: cursor, clientVersion: ack), latestServerVersion: latest ?? cursor,
+            uploadAck: ack, queryVersion: query, batch: batch, changesets: changesets))
     }
 
     static func error(_ code: Int, tryAgain: Bool = false, action: SyncErrorAction = .applicationBug, reset: Bool = false,

@@ -110,10 +110,10 @@ private final class HeldMessageParse: @unchecked Sendable {  // `result` is writ
         } catch {
             throw HeldDownloadUnreadable(sequence: sequence, reason: "\(error)")
         }
-        guard case .download(_, _, _, _, _, _, let changesets) = message else {
+        guard case .download(let download) = message else {
             throw HeldDownloadUnreadable(sequence: sequence, reason: "not a download message")
         }
-        return changesets
+        return download.changesets
     }
 }
 

@@ -125,8 +125,8 @@ extension SyncAgent {
 
     /// The changesets of a download message whose envelope alone was read.
     static func changesets(_ text: String) throws -> [DownloadChangeset] {
-        guard case .download(_, _, _, _, _, _, let changesets) = try ServerMessage.decode(text) else { return [] }
-        return changesets
+        guard case .download(let download) = try ServerMessage.decode(text) else { return [] }
+        return download.changesets
     }
 
     /// Sends an error to the manager's handler, on its serial queue: a handler that blocks (or opens the Realm)

@@ -95,16 +95,16 @@ extension SyncAgent {
             conn.close()
             return
         }
-        if case .download(_, _, _, _, let queryVersion, let batch, _) = message {
-            context.subscriptionState = tracker.state(queryVersion)
-            if batch == .moreToCome { context.appFileOpen = RealmRegistry.shared.hasUsableAppInstance(path: path) }
+        if case .download(let download) = message {
+            context.subscriptionState = tracker.state(download.queryVersion)
+            if download.batch == .moreToCome { context.appFileOpen = RealmRegistry.shared.hasUsableAppInstance(path: path) }
         }
         try await perform(machine.received(message, text: text, context: context))
     }
 
     private static func queryVersion(_ message: ServerMessage) -> Int64 {
-        guard case .download(_, _, _, _, let queryVersion, _, _) = message else { return 0 }
-        return queryVersion
+        guard case .download(let download) = message else { return 0 }
+        return download.queryVersion
     }
 
     /// A download message's envelope (its changesets unread) and whether it has changesets, when it is a bootstrap
@@ -113,7 +113,7 @@ extension SyncAgent {
     private func storedBatchEnvelope(_ text: String) -> (ServerMessage, Bool)? {
         guard !machine.keepsInMemory(text.utf8.count),
             let (envelope, hasChangesets) = DownloadMessageReader.envelope(text),
-            case .download(_, _, _, _, _, .moreToCome, _) = envelope
+            case .download(let download) = envelope, download.batch == .moreToCome
         else { return nil }
         return (envelope, hasChangesets)
     }

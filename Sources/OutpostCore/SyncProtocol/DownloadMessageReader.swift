@@ -1,5 +1,4 @@
-/// Reads a `download` message straight from its bytes into
-/// ``ServerMessage/download(session:cursor:latestServerVersion:uploadAck:queryVersion:batch:changesets:)``, without a
+/// Reads a `download` message straight from its bytes into ``ServerMessage/download(_:)``, without a
 /// ``JSONValue`` tree for the whole message (building that tree and then the changesets from it was a third of the
 /// client's CPU while a 100,000-object bootstrap arrived).
 ///
@@ -65,8 +64,8 @@ package struct DownloadMessageReader: JSONTokenReader {
         guard reader.take("}"), reader.atEnd, isDownload, let session, let cursor, let latest, let ack, let queryVersion,
             let batch, let changesets
         else { return nil }
-        return .download(session: session, cursor: cursor, latestServerVersion: latest, uploadAck: ack,
-                         queryVersion: queryVersion, batch: batch, changesets: changesets)
+        return .download(DownloadMessage(session: session, cursor: cursor, latestServerVersion: latest, uploadAck: ack,
+                                         queryVersion: queryVersion, batch: batch, changesets: changesets))
     }
 
     private mutating func cursor() -> DownloadCursor? {

@@ -2,15 +2,9 @@
 public enum ServerMessage: Hashable, Sendable {
     /// The identity allocated for a file that bound without one. The client stores it before uploading.
     case ident(session: Int64, fileIdent: Int64, salt: Int64)
-    /// Changes for the client, and the acknowledgement of its uploads.
-    ///
-    /// - `cursor`: the download position after applying this message; store it with the changes.
-    /// - `latestServerVersion`: the newest version the server had when it sent the message.
-    /// - `uploadAck`: the highest client version of this file the server has integrated.
-    /// - `queryVersion`: the subscription version the changes belong to (flexible mode; 0 otherwise).
-    case download(
-        session: Int64, cursor: DownloadCursor, latestServerVersion: Int64, uploadAck: Int64, queryVersion: Int64,
-        batch: DownloadBatchState, changesets: [DownloadChangeset])
+    /// Changes for the client, and the acknowledgement of its uploads (the fields are described on
+    /// ``DownloadMessage``).
+    case download(DownloadMessage)
     /// The answer to a client's `mark`: everything up to `cursor.serverVersion` has been sent.
     case mark(session: Int64, requestId: Int64, serverVersion: Int64)
     /// The server ended the session (after `unbind` or a session error).
@@ -30,11 +24,12 @@ extension ServerMessage {
         switch self {
         case .ident(let s, let ident, let salt):
             return .object(["type": "ident", "session": .int(s), "fileIdent": .int(ident), "salt": .int(salt)])
-        case .download(let s, let cursor, let latest, let ack, let q, let batch, let changesets):
+        case .download(let d):
             return .object([
-                "type": "download", "session": .int(s), "cursor": cursor.json, "latestServerVersion": .int(latest),
-                "uploadAck": .int(ack), "queryVersion": .int(q), "batch": .string(batch.rawValue),
-                "changesets": .array(changesets.map(\.json)),
+                "type": "download", "session": .int(d.session), "cursor": d.cursor.json,
+                "latestServerVersion": .int(d.latestServerVersion), "uploadAck": .int(d.uploadAck),
+                "queryVersion": .int(d.queryVersion), "batch": .string(d.batch.rawValue),
+                "changesets": .array(d.changesets.map(\.json)),
             ])
         case .mark(let s, let id, let version):
             return .object(["type": "mark", "session": .int(s), "requestId": .int(id), "serverVersion": .int(version)])
@@ -68,10 +63,11 @@ extension ServerMessage {
             for (i, item) in try r.array("changesets").enumerated() {
                 changesets.append(try DownloadChangeset(json: item, path: "message.changesets[\(i)]"))
             }
-            self = .download(session: try r.version("session"),
-                             cursor: try DownloadCursor(json: try r.raw("cursor"), path: "message.cursor"),
-                             latestServerVersion: try r.version("latestServerVersion"), uploadAck: try r.version("uploadAck"),
-                             queryVersion: try r.version("queryVersion"), batch: batch, changesets: changesets)
+            self = .download(DownloadMessage(
+                session: try r.version("session"),
+                cursor: try DownloadCursor(json: try r.raw("cursor"), path: "message.cursor"),
+                latestServerVersion: try r.version("latestServerVersion"), uploadAck: try r.version("uploadAck"),
+                queryVersion: try r.version("queryVersion"), batch: batch, changesets: changesets))
         case "mark":
             self = .mark(session: try r.version("session"), requestId: try r.int("requestId"),
                          serverVersion: try r.version("serverVersion"))

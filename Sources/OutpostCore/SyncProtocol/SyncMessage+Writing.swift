@@ -44,11 +44,10 @@ extension UploadChangeset {
 extension ServerMessage {
     /// The message as one line of JSON text.
     public var text: String {
-        guard case .download(let session, let cursor, let latest, let ack, let queryVersion, let batch, let changesets) = self
-        else { return json.text }
+        guard case .download(let d) = self else { return json.text }
         return Self.downloadText(
-            session: session, cursor: cursor, latestServerVersion: latest, uploadAck: ack, queryVersion: queryVersion,
-            batch: batch, changesets, capacity: 256) { $0.writeJSON(to: &$1) }
+            session: d.session, cursor: d.cursor, latestServerVersion: d.latestServerVersion, uploadAck: d.uploadAck,
+            queryVersion: d.queryVersion, batch: d.batch, d.changesets, capacity: 256) { $0.writeJSON(to: &$1) }
     }
 
     /// The text of a `download` message whose changesets are already written as `DownloadChangeset` JSON (the

@@ -18,9 +18,9 @@ extension ServerSession {
             if always && cursor.serverVersion >= latest {
                 dropAnnouncedCompensations()
                 cursor.clientVersion = sentUploadAck
-                await writer.send(.download(
+                await writer.send(.download(DownloadMessage(
                     session: id, cursor: cursor, latestServerVersion: latest, uploadAck: sentUploadAck,
-                    queryVersion: view.queryVersion, batch: .steadyState, changesets: []))
+                    queryVersion: view.queryVersion, batch: .steadyState, changesets: [])))
                 return
             }
             while cursor.serverVersion < latest {

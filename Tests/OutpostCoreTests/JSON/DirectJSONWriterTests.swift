@@ -58,14 +58,14 @@ import Testing
         // Reading back is lossy only where Extended JSON is (NaN, Float, sub-millisecond dates): re-writing is stable.
         #expect(try ClientMessage(text: upload.text).text == upload.text)
 
-        let download = ServerMessage.download(
+        let download = ServerMessage.download(DownloadMessage(
             session: 1, cursor: DownloadCursor(serverVersion: 12, clientVersion: 4), latestServerVersion: 15, uploadAck: 4,
             queryVersion: 2, batch: .steadyState, changesets: [
                 DownloadChangeset(serverVersion: 12, originFileIdent: 3, originClientVersion: 4, timestamp: 1_700_000_000_000,
                                   instructions: [.upsert(className: "Item", primaryKey: pk, fields: Self.everyValue),
                                                  .erase(className: "Item", primaryKey: .int(-1))]),
                 DownloadChangeset(serverVersion: 13, originFileIdent: 0, originClientVersion: 0, timestamp: 0, instructions: []),
-            ])
+            ]))
         #expect(download.text == download.json.text)
         #expect(try ServerMessage(text: download.text).text == download.text)
     }

@@ -40,13 +40,14 @@ import Testing
     @Test func serverMessagesRoundTrip() throws {
         let messages: [ServerMessage] = [
             .ident(session: 1, fileIdent: 4, salt: 77),
-            .download(session: 1, cursor: DownloadCursor(serverVersion: 9, clientVersion: 2), latestServerVersion: 10,
-                      uploadAck: 2, queryVersion: 1, batch: .lastInBatch, changesets: [
-                        DownloadChangeset(serverVersion: 9, originFileIdent: 4, originClientVersion: 2, timestamp: 5, instructions: [
-                            .upsert(className: "Item", primaryKey: Self.pk, fields: ["complexity": .int(3)]),
-                            .erase(className: "Item", primaryKey: .string("x")),
-                        ]),
-                      ]),
+            .download(DownloadMessage(
+                session: 1, cursor: DownloadCursor(serverVersion: 9, clientVersion: 2), latestServerVersion: 10,
+                uploadAck: 2, queryVersion: 1, batch: .lastInBatch, changesets: [
+                    DownloadChangeset(serverVersion: 9, originFileIdent: 4, originClientVersion: 2, timestamp: 5, instructions: [
+                        .upsert(className: "Item", primaryKey: Self.pk, fields: ["complexity": .int(3)]),
+                        .erase(className: "Item", primaryKey: .string("x")),
+                    ]),
+                ])),
             .mark(session: 1, requestId: 3, serverVersion: 10),
             .unbound(session: 1),
             .pong(timestamp: 5),

@@ -51,7 +51,7 @@ import Testing
                         clientVersion: expected, lastServerVersion: 0, timestamp: Int64(Date().timeIntervalSince1970 * 1000),
                         instructions: [.create(className: "Note", primaryKey: .int(expected), fields: ["text": .string("n")])])]))
                     _ = try await client.next(timeout: .seconds(120)) {
-                        if case .download(_, _, _, let ack, _, _, _) = $0 { ack >= expected } else { false }
+                        if case .download(let d) = $0 { d.uploadAck >= expected } else { false }
                     }
                     acknowledged.store(Int(expected), ordering: .releasing)
                 }

@@ -126,7 +126,7 @@ import Testing
                     .create(className: "Thing", primaryKey: .int(2), fields: ["_id": .int(2), "n": .int(-1)]),
                 ])
                 // The second object breaks the write filter: it is refused.
-                _ = try await client.next { if case .download(_, _, _, let a, _, _, _) = $0 { a == 1 } else { false } }
+                _ = try await client.next { if case .download(let d) = $0 { d.uploadAck == 1 } else { false } }
                 storage.reset()
                 let instructions = try await client.subscribe(version: 2, ["Thing": "TRUEPREDICATE OR FALSEPREDICATE"])
                 #expect(storage.reads.texts == 0 && storage.reads.documents == 1)

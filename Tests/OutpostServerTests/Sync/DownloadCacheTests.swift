@@ -26,18 +26,18 @@ import Testing
                 let pk = Value.objectId(.generate())
                 try await writer.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: OwnChangeEchoTests.item("x"))])
                 let received = try await mine.next { message in
-                    guard case .download(_, _, _, _, _, _, let changesets) = message else { return false }
-                    return !changesets.isEmpty
+                    guard case .download(let download) = message else { return false }
+                    return !download.changesets.isEmpty
                 }
-                guard case .download(_, _, _, _, _, _, let changesets) = received else { return }
-                #expect(changesets.flatMap(\.instructions).map(\.primaryKey) == [pk])
+                guard case .download(let download) = received else { return }
+                #expect(download.changesets.flatMap(\.instructions).map(\.primaryKey) == [pk])
 
                 // The other user's session moves past the version without the document.
                 try await theirs.upload(clientVersion: 1, [])
-                let ack = try await theirs.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
-                guard case .download(_, let cursor, _, _, _, _, let seen) = ack else { return }
-                #expect(cursor.serverVersion >= 1)
-                #expect(seen.isEmpty)
+                let ack = try await theirs.next { if case .download(let d) = $0 { d.uploadAck == 1 } else { false } }
+                guard case .download(let theirDownload) = ack else { return }
+                #expect(theirDownload.cursor.serverVersion >= 1)
+                #expect(theirDownload.changesets.isEmpty)
                 // One entry for the reader's view (the writer's own create is held back), one for the other user.
                 #expect(engine.downloads.count - before == 2)
                 for client in [writer, mine, theirs] { await client.close() }

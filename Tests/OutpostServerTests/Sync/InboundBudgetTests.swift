@@ -86,7 +86,7 @@ import Testing
                 #expect(peak <= limit + 110_000, "at most the limit and one message are queued: \(peak) bytes")
                 storage.release()
                 let acknowledged = try await client.next(timeout: .seconds(60)) {
-                    if case .download(_, _, _, let ack, _, _, _) = $0 { ack == Int64(uploads) } else { false }
+                    if case .download(let d) = $0 { d.uploadAck == Int64(uploads) } else { false }
                 }
                 _ = acknowledged
                 for version in 1...uploads {

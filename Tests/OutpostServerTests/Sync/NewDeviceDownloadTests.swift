@@ -55,11 +55,11 @@ import Testing
                 reader.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: nil, salt: nil, cursor: .start,
                                   subscriptions: nil))
                 guard case .ident(_, let ident, let salt) = try await reader.next() else { throw TestFailure("expected ident") }
-                guard case .download(_, let cursor, let announced, _, _, _, let changesets) = try await reader.next() else {
+                guard case .download(let download) = try await reader.next() else {
                     throw TestFailure("expected a download")
                 }
-                #expect(cursor.serverVersion == latest && announced == latest)
-                #expect(changesets.isEmpty)
+                #expect(download.cursor.serverVersion == latest && download.latestServerVersion == latest)
+                #expect(download.changesets.isEmpty)
                 #expect(storage.changesetReads <= 1, "at most the latest changeset, for its salt")
                 let things = try await reader.subscribe(version: 1, ["Thing": "TRUEPREDICATE"])
                 #expect(things.count == 30)
@@ -67,12 +67,12 @@ import Testing
 
                 // The cursor it was given is the server's: binding again with it is accepted.
                 let again = InMemorySyncConnection(handler: engine, user: Self.user)
-                again.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt, cursor: cursor,
+                again.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt, cursor: download.cursor,
                                  subscriptions: nil))
-                guard case .download(_, let next, _, _, _, _, _) = try await again.next() else {
+                guard case .download(let next) = try await again.next() else {
                     throw TestFailure("expected a download, not a refusal")
                 }
-                #expect(next.serverVersion == latest)
+                #expect(next.cursor.serverVersion == latest)
                 await again.close()
             }
         }

@@ -29,7 +29,7 @@ import Testing
                 instructions: instructions)]))
             while true {
                 switch try await client.next() {
-                case .download(_, _, _, let ack, _, _, _) where ack >= version: return nil
+                case .download(let download) where download.uploadAck >= version: return nil
                 case .error(let info): return info
                 default: continue
                 }

@@ -35,9 +35,9 @@ import Testing
     }
 
     static func download(_ client: InMemorySyncConnection, ack: Int64) async throws -> [DownloadInstruction] {
-        let message = try await client.next { if case .download(_, _, _, let a, _, _, _) = $0 { a == ack } else { false } }
-        guard case .download(_, _, _, _, _, _, let changesets) = message else { return [] }
-        return changesets.flatMap(\.instructions)
+        let message = try await client.next { if case .download(let d) = $0 { d.uploadAck == ack } else { false } }
+        guard case .download(let download) = message else { return [] }
+        return download.changesets.flatMap(\.instructions)
     }
 
     @Test(arguments: Driver.enabled)
@@ -106,16 +106,16 @@ import Testing
             var echoed: [DownloadInstruction] = []
             while true {
                 let message = try await writer.next { if case .download = $0 { true } else { false } }
-                guard case .download(_, _, _, let ack, _, _, let changesets) = message else { continue }
-                echoed += changesets.flatMap(\.instructions)
-                if ack == uploads { break }
+                guard case .download(let download) = message else { continue }
+                echoed += download.changesets.flatMap(\.instructions)
+                if download.uploadAck == uploads { break }
             }
             #expect(echoed.isEmpty, "\(echoed.count) of the writer's own creates came back")
             var received = Set<Value>()
             while received.count < 4_500 {
                 let message = try await reader.next { if case .download = $0 { true } else { false } }
-                guard case .download(_, _, _, _, _, _, let changesets) = message else { continue }
-                for case .upsert(_, let pk, _) in changesets.flatMap(\.instructions) { received.insert(pk) }
+                guard case .download(let download) = message else { continue }
+                for case .upsert(_, let pk, _) in download.changesets.flatMap(\.instructions) { received.insert(pk) }
             }
             #expect(received.count == 4_500)
             #expect(try await storage.documents(appId: "seed-app", collection: "Item").count == 4_500)
@@ -131,11 +131,11 @@ import Testing
             try await writer.upload(clientVersion: 1, [.create(className: "Item", primaryKey: pk, fields: Self.item("shared"))])
             #expect(try await Self.download(writer, ack: 1) == [])
             let message = try await reader.next { message in
-                guard case .download(_, _, _, _, _, _, let changesets) = message else { return false }
-                return !changesets.isEmpty
+                guard case .download(let download) = message else { return false }
+                return !download.changesets.isEmpty
             }
-            guard case .download(_, _, _, _, _, _, let changesets) = message else { return }
-            guard case .upsert(_, let received, let fields)? = changesets.first?.instructions.first else {
+            guard case .download(let download) = message else { return }
+            guard case .upsert(_, let received, let fields)? = download.changesets.first?.instructions.first else {
                 Issue.record("expected an upsert")
                 return
             }
@@ -178,21 +178,21 @@ import Testing
                 second.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt, cursor: .start,
                                   subscriptions: SubscriptionQuery(version: 1, queries: query)))
                 let bound = try await second.next { if case .download = $0 { true } else { false } }
-                guard case .download(_, _, _, let boundAck, _, _, _) = bound else { return }
-                #expect(boundAck == 0)
+                guard case .download(let boundDownload) = bound else { return }
+                #expect(boundDownload.uploadAck == 0)
                 storage.release()
                 var announced = false
                 let carrying = try await second.next {
                     if case .error(let info) = $0, info.rejectedClientVersion == 2 { announced = true }
-                    if case .download(_, _, _, _, _, _, let changesets) = $0 {
-                        return changesets.contains { $0.originFileIdent == ident }
+                    if case .download(let download) = $0 {
+                        return download.changesets.contains { $0.originFileIdent == ident }
                     }
                     return false
                 }
-                guard case .download(_, _, _, let ack, _, _, let changesets) = carrying else { return }
+                guard case .download(let download) = carrying else { return }
                 #expect(announced, "the 231 for client version 2 comes before the download that carries its revert")
-                #expect(changesets.contains { $0.instructions.contains(.erase(className: "Item", primaryKey: outside)) })
-                #expect(ack == 2, "the download that carries client versions 1 to 3 and the revert of 2 acknowledges 2")
+                #expect(download.changesets.contains { $0.instructions.contains(.erase(className: "Item", primaryKey: outside)) })
+                #expect(download.uploadAck == 2, "the download that carries client versions 1 to 3 and the revert of 2 acknowledges 2")
                 await second.close()
                 await closing.value
             }
@@ -232,14 +232,14 @@ import Testing
                     UploadChangeset(clientVersion: Int64(version), lastServerVersion: 0, timestamp: now, instructions: [
                         .create(className: "Item", primaryKey: .objectId(.generate()), fields: Self.item("other \(version)"))])
                 }))
-                _ = try await other.next { if case .download(_, _, _, let ack, _, _, _) = $0 { ack == 300 } else { false } }
+                _ = try await other.next { if case .download(let d) = $0 { d.uploadAck == 300 } else { false } }
                 storage.release()
 
                 var announced = false
                 while true {
                     let message = try await writer.next()
                     if case .error(let info) = message, info.rejectedClientVersion == 2 { announced = true }
-                    if case .download(_, _, _, let ack, _, _, _) = message, ack >= 2 {
+                    if case .download(let download) = message, download.uploadAck >= 2 {
                         #expect(announced, "a download acknowledged client version 2 before its 231")
                         break
                     }

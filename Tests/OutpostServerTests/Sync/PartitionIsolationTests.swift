@@ -43,7 +43,7 @@ import Testing
             while true {
                 let message = try await client.next()
                 replies.append(message)
-                if case .download(_, _, _, let ack, _, _, _) = message, ack >= version { return replies }
+                if case .download(let download) = message, download.uploadAck >= version { return replies }
                 if case .error(let info) = message, info.code != .compensatingWrite {
                     throw TestFailure("upload \(version) failed: \(info.code) \(info.message)")
                 }
@@ -60,8 +60,8 @@ import Testing
 
     static func instructions(_ replies: [ServerMessage]) -> [DownloadInstruction] {
         replies.flatMap { message -> [DownloadInstruction] in
-            guard case .download(_, _, _, _, _, _, let changesets) = message else { return [] }
-            return changesets.flatMap(\.instructions)
+            guard case .download(let download) = message else { return [] }
+            return download.changesets.flatMap(\.instructions)
         }
     }
 

@@ -48,7 +48,7 @@ import Testing
                 }
                 func acknowledged() async throws {
                     let expected = version
-                    _ = try await client.next { if case .download(_, _, _, expected, _, _, _) = $0 { true } else { false } }
+                    _ = try await client.next { if case .download(let d) = $0 { d.uploadAck == expected } else { false } }
                 }
                 func stored(_ table: String, _ pk: ObjectId) async throws -> Document? {
                     try await storage.document(appId: "perm-app", collection: table, primaryKey: .objectId(pk))

@@ -49,7 +49,7 @@ import Testing
             }
             func upload(_ version: Int64, _ instructions: [SyncInstruction]) async throws {
                 try await client.upload(clientVersion: version, instructions)
-                _ = try await client.next { if case .download(_, _, _, let ack, _, _, _) = $0 { ack == version } else { false } }
+                _ = try await client.next { if case .download(let d) = $0 { d.uploadAck == version } else { false } }
             }
 
             try await upload(1, [.create(className: "Item", primaryKey: .objectId(.generate()), fields: item("a"))])

@@ -23,14 +23,14 @@ import Testing
                 let learn = ObjectId.generate()
                 try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: .objectId(learn), fields: [
                     "ownerId": .string(Self.user.userId), "itemName": .string("Learn Realm CRUD stuff"), "complexity": .int(2)])])
-                let ack = try await client.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
-                guard case .download(_, _, _, _, _, _, let changesets) = ack else { return }
-                #expect(changesets.isEmpty)
+                let ack = try await client.next { if case .download(let d) = $0 { d.uploadAck == 1 } else { false } }
+                guard case .download(let download) = ack else { return }
+                #expect(download.changesets.isEmpty)
                 try await client.upload(clientVersion: 2, [.set(className: "Item", primaryKey: .objectId(learn), field: "complexity", value: .int(3))])
-                let ack2 = try await client.next { if case .download(_, _, _, 2, _, _, _) = $0 { true } else { false } }
-                guard case .download(_, _, _, _, _, _, let changesets2) = ack2 else { return }
-                #expect(changesets2.first?.originFileIdent == ident)
-                #expect(changesets2.first?.instructions == [.upsert(className: "Item", primaryKey: .objectId(learn), fields: ["complexity": .int(3)])])
+                let ack2 = try await client.next { if case .download(let d) = $0 { d.uploadAck == 2 } else { false } }
+                guard case .download(let download2) = ack2 else { return }
+                #expect(download2.changesets.first?.originFileIdent == ident)
+                #expect(download2.changesets.first?.instructions == [.upsert(className: "Item", primaryKey: .objectId(learn), fields: ["complexity": .int(3)])])
                 #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(learn))?["complexity"] == .int(3))
 
                 // Out of view: complexity 7.
@@ -47,9 +47,9 @@ import Testing
                     reason: "write to \"\(fix.stringValue)\" in table \"Item\" not allowed; object is outside of the current query view")])
                 // The revert follows: the object is erased for this client.
                 let revert = try await client.next { if case .download = $0 { true } else { false } }
-                guard case .download(_, let cursor, _, _, _, _, let revertSets) = revert else { return }
-                #expect(cursor.serverVersion == outOfView.compensatingWriteServerVersion)
-                #expect(revertSets.flatMap(\.instructions) == [.erase(className: "Item", primaryKey: .objectId(fix))])
+                guard case .download(let revertDownload) = revert else { return }
+                #expect(revertDownload.cursor.serverVersion == outOfView.compensatingWriteServerVersion)
+                #expect(revertDownload.changesets.flatMap(\.instructions) == [.erase(className: "Item", primaryKey: .objectId(fix))])
                 #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(fix)) == nil)
 
                 // Another owner: denied by the write filter (the permission reason).

@@ -160,7 +160,7 @@ import Testing
                 let create: [SyncInstruction] = [.create(className: "Item", primaryKey: .objectId(id), fields: [
                     "ownerId": .string(Self.user.userId), "complexity": .int(1)])]
                 try await first.upload(clientVersion: 1, create)
-                _ = try await first.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
+                _ = try await first.next { if case .download(let d) = $0 { d.uploadAck == 1 } else { false } }
                 await first.close()
 
                 // Reconnect: the same file re-sends version 1 (never acknowledged as far as it knows) and adds 2.
@@ -174,10 +174,10 @@ import Testing
                     UploadChangeset(clientVersion: 2, lastServerVersion: 1, timestamp: 0, instructions: [
                         .set(className: "Item", primaryKey: .objectId(id), field: "complexity", value: .int(2))]),
                 ]))
-                let ack = try await second.next { if case .download(_, _, _, 2, _, _, _) = $0 { true } else { false } }
-                guard case .download(_, let cursor, _, _, _, _, _) = ack else { return }
-                #expect(cursor.serverVersion == 2)
-                let cursorSalt = try #require(cursor.salt, "a download's cursor carries its version's salt")
+                let ack = try await second.next { if case .download(let d) = $0 { d.uploadAck == 2 } else { false } }
+                guard case .download(let acknowledging) = ack else { return }
+                #expect(acknowledging.cursor.serverVersion == 2)
+                let cursorSalt = try #require(acknowledging.cursor.salt, "a download's cursor carries its version's salt")
                 #expect(try await storage.latestServerVersion(appId: "seed-app") == 2)
                 #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(id))?["complexity"] == .int(2))
 
@@ -214,11 +214,11 @@ import Testing
                     rebound.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: ident, salt: salt,
                                        cursor: DownloadCursor(serverVersion: 2, clientVersion: 2, salt: known), subscriptions: nil))
                     let first = try await rebound.next { if case .download = $0 { true } else if case .error = $0 { true } else { false } }
-                    guard case .download(_, let reboundCursor, _, _, _, _, _) = first else {
+                    guard case .download(let reboundDownload) = first else {
                         Issue.record("salt \(known.map(String.init) ?? "none"): \(first)")
                         continue
                     }
-                    #expect(reboundCursor.salt == cursorSalt)
+                    #expect(reboundDownload.cursor.salt == cursorSalt)
                     await rebound.close()
                 }
                 let acknowledgedFurther = InMemorySyncConnection(handler: engine, user: Self.user)
@@ -244,12 +244,12 @@ import Testing
                 let id = ObjectId.generate()
                 try await client.upload(clientVersion: 1, [.create(className: "Item", primaryKey: .objectId(id), fields: [
                     "ownerId": .string(Self.user.userId), "complexity": .int(1)])])
-                _ = try await client.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
+                _ = try await client.next { if case .download(let d) = $0 { d.uploadAck == 1 } else { false } }
                 // Moving it out of view is allowed (no 231); the download tells the client to remove it.
                 try await client.upload(clientVersion: 2, [.set(className: "Item", primaryKey: .objectId(id), field: "complexity", value: .int(9))])
-                let moved = try await client.next { if case .download(_, _, _, 2, _, _, _) = $0 { true } else { false } }
-                guard case .download(_, _, _, _, _, _, let changesets) = moved else { return }
-                #expect(changesets.flatMap(\.instructions) == [.erase(className: "Item", primaryKey: .objectId(id))])
+                let moved = try await client.next { if case .download(let d) = $0 { d.uploadAck == 2 } else { false } }
+                guard case .download(let download) = moved else { return }
+                #expect(download.changesets.flatMap(\.instructions) == [.erase(className: "Item", primaryKey: .objectId(id))])
                 #expect(try await storage.document(appId: "seed-app", collection: "Item", primaryKey: .objectId(id))?["complexity"] == .int(9))
             }
         }
@@ -285,7 +285,7 @@ import Testing
                 let own = InMemorySyncConnection(handler: engine, user: Self.user)
                 _ = try await own.bindNewFile(mode: .partition, partition: .string(Self.user.userId))
                 try await own.upload(clientVersion: 1, [.create(className: "Dog", primaryKey: .int(1), fields: ["name": .string("Rex")])])
-                _ = try await own.next { if case .download(_, _, _, 1, _, _, _) = $0 { true } else { false } }
+                _ = try await own.next { if case .download(let d) = $0 { d.uploadAck == 1 } else { false } }
                 #expect(try await storage.document(appId: "seed-app", collection: "Dog", primaryKey: .int(1))?["realm_id"] == .string(Self.user.userId))
                 try await own.upload(clientVersion: 2, [.create(className: "Dog", primaryKey: .int(2), fields: ["realm_id": .string("elsewhere")])])
                 let e212 = try await Self.connectionError(own)

@@ -72,9 +72,9 @@ extension InMemorySyncConnection {
         while true {
             let message = try await next()
             switch message {
-            case .download(_, _, _, _, let q, let batch, let changesets) where q == version && batch != .steadyState:
-                instructions += changesets.flatMap(\.instructions)
-                if batch == .lastInBatch { return instructions }
+            case .download(let download) where download.queryVersion == version && download.batch != .steadyState:
+                instructions += download.changesets.flatMap(\.instructions)
+                if download.batch == .lastInBatch { return instructions }
             case .queryError(_, _, _, let text):
                 throw TestFailure("query refused: \(text)")
             default:

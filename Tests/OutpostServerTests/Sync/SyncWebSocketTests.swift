@@ -26,7 +26,7 @@ import Testing
         client.send(.bind(session: 1, mode: .flexible, partition: nil, fileIdent: nil, salt: nil, cursor: .start, subscriptions: nil))
         _ = try await client.next { if case .download = $0 { true } else { false } }
         client.send(.query(session: 1, subscriptions: SubscriptionQuery(version: 1, queries: query)))
-        _ = try await client.next { if case .download(_, _, _, _, 1, .lastInBatch, _) = $0 { true } else { false } }
+        _ = try await client.next { if case .download(let d) = $0 { d.queryVersion == 1 && d.batch == .lastInBatch } else { false } }
     }
 
     static func item(_ id: ObjectId, owner: String, complexity: Int64) -> SyncInstruction {
@@ -35,8 +35,8 @@ import Testing
     }
 
     static func upserted(_ message: ServerMessage) -> [Value] {
-        guard case .download(_, _, _, _, _, _, let changesets) = message else { return [] }
-        return changesets.flatMap(\.instructions).compactMap { if case .upsert(_, let pk, _) = $0 { pk } else { nil } }
+        guard case .download(let download) = message else { return [] }
+        return download.changesets.flatMap(\.instructions).compactMap { if case .upsert(_, let pk, _) = $0 { pk } else { nil } }
     }
 
     @Test(arguments: Driver.enabled)
@@ -57,11 +57,11 @@ import Testing
                 let received = try await laptop.next { !Self.upserted($0).isEmpty }
                 #expect(Self.upserted(received) == [.objectId(id)])
                 // Bob's session sees the version go by without the document.
-                let bobs = try await other.next { if case .download(_, let c, _, _, _, _, _) = $0 { c.serverVersion >= 1 } else { false } }
+                let bobs = try await other.next { if case .download(let d) = $0 { d.cursor.serverVersion >= 1 } else { false } }
                 #expect(Self.upserted(bobs).isEmpty)
                 // A bootstrap for Bob with every item still does not show Alice's item (read filter).
                 other.send(.query(session: 1, subscriptions: SubscriptionQuery(version: 2, queries: ["Item": "TRUEPREDICATE"])))
-                let bootstrap = try await other.next { if case .download(_, _, _, _, 2, .lastInBatch, _) = $0 { true } else { false } }
+                let bootstrap = try await other.next { if case .download(let d) = $0 { d.queryVersion == 2 && d.batch == .lastInBatch } else { false } }
                 #expect(Self.upserted(bootstrap).isEmpty)
                 for client in [phone, laptop, other] { await client.close() }
             }

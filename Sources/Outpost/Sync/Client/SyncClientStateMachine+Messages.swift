@@ -36,7 +36,8 @@ extension SyncClientStateMachine {
     /// Whether a message may arrive while a bootstrap stream is open: its next batch, or one that writes nothing.
     static func continuesStream(_ message: ServerMessage) -> Bool {
         switch message {
-        case .download(_, _, _, _, _, .moreToCome, _), .download(_, _, _, _, _, .lastInBatch, _), .pong, .log: true
+        case .download(let download) where download.batch == .moreToCome || download.batch == .lastInBatch: true
+        case .pong, .log: true
         default: false
         }
     }
@@ -47,28 +48,31 @@ extension SyncClientStateMachine {
             failedAttempts = 0
             fileIdent = ident
             return [.storeIdent(fileIdent: ident, salt: salt)] + afterIdent()
-        case .download(_, let cursor, let latest, let ack, let queryVersion, let batch, let changesets):
+        case .download(let download):
             failedAttempts = 0
-            lastDownload = (cursor, ack)
-            announcedLatest = max(announcedLatest, latest)
-            switch batch {
+            lastDownload = (download.cursor, download.uploadAck)
+            announcedLatest = max(announcedLatest, download.latestServerVersion)
+            switch download.batch {
             case .moreToCome:
-                return bootstrapBatch(changesets, text: text, unparsed: unparsed, queryVersion: queryVersion, context: context)
+                return bootstrapBatch(download.changesets, text: text, unparsed: unparsed,
+                                      queryVersion: download.queryVersion, context: context)
             case .lastInBatch:
-                return lastBatch(changesets, text: text, cursor: cursor, ack: ack, queryVersion: queryVersion)
+                return lastBatch(download.changesets, text: text, cursor: download.cursor, ack: download.uploadAck,
+                                 queryVersion: download.queryVersion)
             case .steadyState:
                 isBootstrapping = false
                 if let progress = reset, !progress.awaitsBootstrap {
                     // A client reset without a bootstrap: the downloads since version 0 are the server's data, held
                     // and applied together once they reach the latest version.
-                    if cursor.serverVersion >= latest {
-                        return [.apply(application(takeHeld(), changesets, cursor: cursor, ack: ack, bootstrapped: nil,
+                    if download.cursor.serverVersion >= download.latestServerVersion {
+                        return [.apply(application(takeHeld(), download.changesets, cursor: download.cursor,
+                                                   ack: download.uploadAck, bootstrapped: nil,
                                                    finishesReset: true, then: .finishReset(upload: true)))]
                     }
-                    return hold(changesets, text: text) + pump()
+                    return hold(download.changesets, text: text) + pump()
                 }
-                return [.apply(application(takeHeld(), changesets, cursor: cursor, ack: ack, bootstrapped: nil,
-                                           then: .upload))]
+                return [.apply(application(takeHeld(), download.changesets, cursor: download.cursor,
+                                           ack: download.uploadAck, bootstrapped: nil, then: .upload))]
             }
         case .mark(_, let requestId, _):
             switch markRequests.removeValue(forKey: requestId) {
