@@ -4,8 +4,9 @@ import OutpostServer
 import Synchronization
 
 /// A ``ServerStorage`` that keeps everything in memory: a fast fake for tests, and the server's storage until the
-/// SQLite driver is wired in. It implements the whole protocol, transactions included (serialised per app;
-/// everything a transaction wrote becomes visible at once when it returns, nothing when it throws).
+/// SQLite driver is wired in. It implements the three protocols — accounts, documents and history, the log —
+/// transactions included (serialised per app; everything a transaction wrote becomes visible at once when it
+/// returns, nothing when it throws).
 public final class MemoryStorage: ServerStorage {
     struct AppState {
         var users: [String: StoredUser] = [:]
@@ -52,7 +53,7 @@ public final class MemoryStorage: ServerStorage {
         for listener in listeners { listener.finish() }
     }
 
-    // MARK: Users, sessions, API keys
+    // MARK: AccountStorage
 
     public func insertUser(_ user: StoredUser) async throws {
         try write(user.appId) { app in
@@ -106,6 +107,14 @@ public final class MemoryStorage: ServerStorage {
         write(appId) { $0.sessions.removeValue(forKey: id) != nil }
     }
 
+    public func deleteExpiredSessions(appId: String, before date: Date) async throws -> Int {
+        write(appId) { app in
+            let expired = app.sessions.values.filter { $0.expiresAt < date }.map(\.id)
+            for id in expired { app.sessions[id] = nil }
+            return expired.count
+        }
+    }
+
     public func insertAPIKey(_ key: StoredAPIKey) async throws {
         try write(key.appId) { app in
             guard app.apiKeys[key.id] == nil else { throw StorageError(.duplicate, "API key '\(key.id)' exists") }
@@ -135,7 +144,7 @@ public final class MemoryStorage: ServerStorage {
         }
     }
 
-    // MARK: Client files
+    // MARK: DocumentStorage: client files and settings (documents and history: MemoryStorage+Documents.swift)
 
     public func allocateClientFile(appId: String, userId: String) async throws -> ClientFile {
         state.withLock { state in
@@ -150,8 +159,6 @@ public final class MemoryStorage: ServerStorage {
     public func clientFile(appId: String, ident: Int64) async throws -> ClientFile? {
         read(appId) { $0.clientFiles[ident] }
     }
-
-    // MARK: Settings and log
 
     public func setting(appId: String, key: String) async throws -> Value? {
         read(appId) { $0.settings[key] }
@@ -170,6 +177,8 @@ public final class MemoryStorage: ServerStorage {
     public func setSetting(appId: String, key: String, value: Value) async throws {
         write(appId) { $0.settings[key] = value }
     }
+
+    // MARK: AppLogStorage
 
     public func appendLog(_ record: LogRecord) async throws {
         write(record.appId) { $0.logs.append(record) }
@@ -190,14 +199,6 @@ public final class MemoryStorage: ServerStorage {
             let count = app.logs.count
             app.logs.removeAll { $0.time < date }
             return count - app.logs.count
-        }
-    }
-
-    public func deleteExpiredSessions(appId: String, before date: Date) async throws -> Int {
-        write(appId) { app in
-            let expired = app.sessions.values.filter { $0.expiresAt < date }.map(\.id)
-            for id in expired { app.sessions[id] = nil }
-            return expired.count
         }
     }
 }

@@ -146,7 +146,7 @@ public struct AuthService: Sendable {
     }
 
     /// Writes an `auth` record to the app's server log (and the process's log).
-    static func appendLog(appId: String, storage: any ServerStorage, time: Date, level: String, message: String,
+    static func appendLog(appId: String, storage: any AppLogStorage, time: Date, level: String, message: String,
                           details: Value?, logger: Logger) async {
         if level == "error" {
             logger.error("\(message)", metadata: ["app": "\(appId)"])

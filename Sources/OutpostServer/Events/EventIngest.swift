@@ -5,7 +5,7 @@ import OutpostCore
 /// schema recording (on) as for sync uploads, then one transaction that inserts the events not stored yet and
 /// appends one changeset for them, which sync clients subscribed to `AuditEvent` receive.
 struct EventIngest: Sendable {
-    let storage: any ServerStorage
+    let storage: any DocumentStorage
     let settings: SyncAppSettings
     let engine: SyncEngine?
 

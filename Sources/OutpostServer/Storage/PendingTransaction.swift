@@ -1,5 +1,6 @@
 /// A transaction whose body has run and whose writes are being committed
-/// (``ServerStorage/queuedTransaction(appId:_:)``). (Outpost-internal.)
+/// (``DocumentStorage/queuedTransaction(appId:_:)``). Public because that hook's result is: a driver outside this
+/// module makes one; the server's sync uploads are what waits for it.
 ///
 /// What the body decided must not be acted on — acknowledged to a client, announced, answered — before
 /// ``committed()`` returns: until then the writes may still fail to become durable.

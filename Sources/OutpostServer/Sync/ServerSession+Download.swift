@@ -249,11 +249,11 @@ extension ServerSession {
     /// every document that was in the old view only. All batches but the last say `moreToCome`; the client applies
     /// them together when the last arrives.
     ///
-    /// Collections are read a page at a time (``ServerStorage/documents(appId:collection:after:limit:)``) and
+    /// Collections are read a page at a time (``DocumentStorage/documents(appId:collection:after:limit:)``) and
     /// batches go out as they fill, so the client reads one while the next is made, and the server never holds a
     /// whole collection. A collection the new view sees whole (``SessionView/seesWholeCollection(_:)``: a query
     /// that matches everything, a role that reads everything) is read as stored text
-    /// (``ServerStorage/documentTexts(appId:collection:after:limit:)``) and sent as it is, without parsing and
+    /// (``DocumentStorage/documentTexts(appId:collection:after:limit:)``) and sent as it is, without parsing and
     /// writing each document again. The documents are read after the downloads up to the cursor were sent, so they may
     /// already reflect later changes (each page those committed when it was read). Returns the server version
     /// they reflect at most: until the client has downloaded it, a change that removed a document from the old

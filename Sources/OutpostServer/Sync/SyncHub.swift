@@ -4,7 +4,7 @@ import Synchronization
 /// Fans new server versions out to the sessions of each app and keeps the most recent changesets of each app in
 /// memory, so that a commit seen by a hundred sessions is read from storage once.
 actor SyncHub {
-    private let storage: any ServerStorage
+    private let storage: any DocumentStorage
     private var latest: [String: Int64] = [:]
     private var recent: [String: [ServerChangeset]] = [:]
     private var listeners: [String: [ObjectIdentifier: SessionWaker]] = [:]
@@ -25,7 +25,7 @@ actor SyncHub {
     }
 
     /// - Parameter cacheBytes: about how much memory of recent changesets to keep per app (64 MiB by default).
-    init(storage: any ServerStorage, cacheBytes: Int = 64 << 20) {
+    init(storage: any DocumentStorage, cacheBytes: Int = 64 << 20) {
         self.storage = storage
         self.cacheBytes = cacheBytes
     }

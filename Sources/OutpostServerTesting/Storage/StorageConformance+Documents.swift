@@ -5,7 +5,7 @@ import OutpostServer
 extension StorageConformance {
     static var documentChecks: [Check] {
         [
-            Check("documents: every value type round-trips exactly") { storage in
+            .documentStorage("documents: every value type round-trips exactly") { storage in
                 let app = appId()
                 let documents = [
                     everyValueDocument(id: .objectId(ObjectId.generate())),
@@ -52,7 +52,9 @@ extension StorageConformance {
                 try Expect.equal(changeset.first?.draft.changes.first?.after, documents[0], "document inside a changeset")
                 try Expect.equal(changeset.first?.draft.changes.first?.before, documents[1], "before inside a changeset")
             },
-            Check("documents: a pre-written text is stored as its document, in the table and in the history") { storage in
+            .documentStorage(
+                "documents: a pre-written text is stored as its document, in the table and in the history"
+            ) { storage in
                 let app = appId()
                 let documents = [everyValueDocument(id: .objectId(ObjectId.generate())), everyValueDocument(id: .int(7))]
                 let replaced: Document = {
@@ -86,7 +88,9 @@ extension StorageConformance {
                 try Expect.equal(try await storage.document(appId: app, collection: "Texts", primaryKey: .int(8)), nil,
                                  "deleted after a put with a text")
             },
-            Check("documents: insertNew inserts only what is not stored or written yet, with its texts") { storage in
+            .documentStorage(
+                "documents: insertNew inserts only what is not stored or written yet, with its texts"
+            ) { storage in
                 // Through the driver's transaction, and through the protocol's default (one put per document).
                 for useDefault in [false, true] {
                     let app = appId()
@@ -114,7 +118,7 @@ extension StorageConformance {
                                      "stored documents (default: \(useDefault))")
                 }
             },
-            Check("documents: lookup by primary keys of every key type, present and absent") { storage in
+            .documentStorage("documents: lookup by primary keys of every key type, present and absent") { storage in
                 let app = appId()
                 let oid = ObjectId.generate()
                 let uuid = UUID()
@@ -148,7 +152,7 @@ extension StorageConformance {
                 }
                 try Expect.equal(none, [:], "no keys asked")
             },
-            Check("documents: listing in primary-key order; collections listing") { storage in
+            .documentStorage("documents: listing in primary-key order; collections listing") { storage in
                 let app = appId()
                 try Expect.equal(try await storage.collections(appId: app), [], "collections of a new app")
                 try Expect.equal(try await storage.documents(appId: app, collection: "Item"), [], "empty collection")
@@ -174,7 +178,7 @@ extension StorageConformance {
                     try await storage.collections(appId: app), [hostileName, "Item", "Tag"].sorted(),
                     "a collection without documents is not listed")
             },
-            Check("documents: a collection reads page by page in stored-key order") { storage in
+            .documentStorage("documents: a collection reads page by page in stored-key order") { storage in
                 let app = appId()
                 var documents: [Document] = []
                 for n: Int64 in [-40, -3, 0, 7, 12, 100, 1_000_000] { documents.append(["_id": .int(n), "n": .int(n)]) }
@@ -246,7 +250,7 @@ extension StorageConformance {
                 try Expect.equal(try await storage.documents(appId: app, collection: "Missing", after: nil, limit: 7).count, 0,
                                  "an empty collection")
             },
-            Check("documents: put replaces, delete reports existence") { storage in
+            .documentStorage("documents: put replaces, delete reports existence") { storage in
                 let app = appId()
                 try await storage.transaction(appId: app) { tx in
                     try await tx.putDocument(collection: "Item", ["_id": .int(1), "v": .int(1), "old": .bool(true)])
@@ -270,7 +274,9 @@ extension StorageConformance {
                     try await storage.documents(appId: app, collection: "Item"),
                     [["_id": .int(1), "v": .int(2)], ["_id": .int(5), "back": .bool(true)]], "committed documents")
             },
-            Check("documents: a document without _id throws .invalidDocument and commits nothing") { storage in
+            .documentStorage(
+                "documents: a document without _id throws .invalidDocument and commits nothing"
+            ) { storage in
                 let app = appId()
                 try await Expect.throwsStorageError(.invalidDocument, "document without _id") {
                     try await storage.transaction(appId: app) { tx in
@@ -284,8 +290,8 @@ extension StorageConformance {
     }
 }
 
-/// A transaction that only forwards the protocol's requirements, so its Outpost-internal methods take the
-/// protocol's default implementations.
+/// A transaction that only forwards the protocol's requirements without defaults, so that its hooks
+/// (`putDocument(collection:_:text:)`, `insertNew(collection:_:)`) take the protocol's default implementations.
 private struct DefaultsOnly: StorageTransaction {
     let base: any StorageTransaction
     init(_ base: any StorageTransaction) { self.base = base }

@@ -3,10 +3,12 @@ import OutpostCore
 import OutpostServer
 
 extension StorageConformance {
-    /// Checks of ``ServerStorage/documents(appId:collection:matching:after:limit:)``.
+    /// Checks of ``DocumentStorage/documents(appId:collection:matching:after:limit:)``.
     public static var queryChecks: [Check] {
         [
-            Check("queries: a query reads exactly the documents it matches, for every value type, page by page") { storage in
+            .documentStorage(
+                "queries: a query reads exactly the documents it matches, for every value type, page by page"
+            ) { storage in
                 let app = appId()
                 try await storage.createFieldIndexes(["f", "g"])
                 try await storage.createFieldIndexes(["f", "g"])  // a second time changes nothing
@@ -41,7 +43,7 @@ extension StorageConformance {
                     }
                 }
             },
-            Check("queries: an indexed field follows updates and deletes") { storage in
+            .documentStorage("queries: an indexed field follows updates and deletes") { storage in
                 let app = appId()
                 try await storage.createFieldIndexes(["owner"])
                 try await storage.transaction(appId: app) { tx in
@@ -79,7 +81,7 @@ extension StorageConformance {
 
     /// Reads every match of a query a page at a time, checking that only the last page is short.
     static func read(
-        _ storage: any ServerStorage, _ app: String, _ query: DocumentQuery, pageSize: Int, collection: String = "Q"
+        _ storage: any DocumentStorage, _ app: String, _ query: DocumentQuery, pageSize: Int, collection: String = "Q"
     ) async throws -> [Document] {
         var found: [Document] = []
         var after: String?

@@ -7,7 +7,7 @@ extension StorageConformance {
 
     static var transactionChecks: [Check] {
         [
-            Check("transactions: commit documents, history and client progress together") { storage in
+            .documentStorage("transactions: commit documents, history and client progress together") { storage in
                 let app = appId()
                 try Expect.equal(try await storage.latestServerVersion(appId: app), 0, "version of a new app")
                 let inside = try await storage.transaction(appId: app) { tx -> [Int64] in
@@ -38,7 +38,7 @@ extension StorageConformance {
                     try await storage.document(appId: app, collection: "Item", primaryKey: .int(1)), ["_id": .int(1)],
                     "committed document")
             },
-            Check("transactions: a throwing body leaves nothing behind") { storage in
+            .documentStorage("transactions: a throwing body leaves nothing behind") { storage in
                 let app = appId()
                 try await storage.transaction(appId: app) { tx in
                     try await tx.putDocument(collection: "Item", ["_id": .int(1), "v": .int(1)])
@@ -74,7 +74,7 @@ extension StorageConformance {
                 let next = try await storage.transaction(appId: app) { tx in try await tx.appendChangeset(draft(4)) }
                 try Expect.equal(next, 2, "the next version follows the last committed one")
             },
-            Check("transactions: 20 concurrent transactions get versions 1...20 without gaps") { storage in
+            .documentStorage("transactions: 20 concurrent transactions get versions 1...20 without gaps") { storage in
                 let app = appId()
                 let versions = try await withThrowingTaskGroup(of: [Int64].self) { group in
                     for n in 1...20 {
@@ -102,7 +102,7 @@ extension StorageConformance {
                     try await storage.document(appId: app, collection: "Counter", primaryKey: .int(1))?["count"],
                     .int(20), "no lost update")
             },
-            Check("transactions: different apps do not wait for each other's versions") { storage in
+            .documentStorage("transactions: different apps do not wait for each other's versions") { storage in
                 let (a, b) = (appId("a"), appId("b"))
                 let versions = try await withThrowingTaskGroup(of: (String, Int64).self) { group in
                     for i in 0..<10 {
@@ -119,7 +119,7 @@ extension StorageConformance {
 
     static var historyChecks: [Check] {
         [
-            Check("history: changesets(after:upTo:limit:) pages in version order") { storage in
+            .documentStorage("history: changesets(after:upTo:limit:) pages in version order") { storage in
                 let app = appId()
                 for n in 1...25 {
                     let v = try await storage.transaction(appId: app) { tx in

@@ -4,6 +4,11 @@ import OutpostServer
 
 /// Driver-agnostic checks of the ``ServerStorage`` contract, run against every storage driver.
 ///
+/// The checks follow the storage's protocols: ``accountStorageChecks`` (``AccountStorage``),
+/// ``documentStorageChecks`` (``DocumentStorage``), ``appLogStorageChecks`` (``AppLogStorage``), each of whose
+/// checks sees the storage only as that protocol, and ``serverStorageChecks`` for what spans all three (names kept
+/// verbatim and apps isolated in every table). ``checks`` is all of them.
+///
 /// Each ``Check`` gets a freshly prepared, empty storage. Run them one by one (for example as the arguments of a
 /// parameterised test, so each shows up by name) or all at once:
 ///
@@ -27,6 +32,27 @@ public enum StorageConformance {
         init(_ name: String, _ body: @escaping @Sendable (any ServerStorage) async throws -> Void) {
             self.name = name
             self.body = body
+        }
+
+        /// A check that sees the storage as an ``AccountStorage`` only.
+        static func accountStorage(
+            _ name: String, _ body: @escaping @Sendable (any AccountStorage) async throws -> Void
+        ) -> Check {
+            Check(name) { storage in try await body(storage) }
+        }
+
+        /// A check that sees the storage as a ``DocumentStorage`` only.
+        static func documentStorage(
+            _ name: String, _ body: @escaping @Sendable (any DocumentStorage) async throws -> Void
+        ) -> Check {
+            Check(name) { storage in try await body(storage) }
+        }
+
+        /// A check that sees the storage as an ``AppLogStorage`` only.
+        static func appLogStorage(
+            _ name: String, _ body: @escaping @Sendable (any AppLogStorage) async throws -> Void
+        ) -> Check {
+            Check(name) { storage in try await body(storage) }
         }
 
         public var description: String { name }
@@ -57,9 +83,9 @@ public enum StorageConformance {
         }
     }
 
-    /// Every check, in a stable order.
+    /// Every check, in a stable order: those of each protocol, then those that span them.
     public static var checks: [Check] {
-        userChecks + clientFileChecks + documentChecks + queryChecks + transactionChecks + historyChecks + miscChecks
+        accountStorageChecks + documentStorageChecks + appLogStorageChecks + serverStorageChecks
     }
 
     /// Runs every check, each on a fresh storage from `make`, and throws the first failure.

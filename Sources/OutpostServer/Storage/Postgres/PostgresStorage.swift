@@ -91,6 +91,12 @@ public final class PostgresStorage: ServerStorage {
         _ = try await run(what) { try await client.query(query, logger: logger).collect() }
     }
 
+    /// Runs a query whose single column is a JSON body and decodes each row's body.
+    func bodies<T: Decodable>(_ what: String, _ query: PostgresQuery, as type: T.Type) async throws -> [T] {
+        let texts = try await rows(what, query) { try $0.decode(String.self) }
+        return try texts.map { try StorageCoding.decode(T.self, from: $0, what: what) }
+    }
+
     /// Runs a database operation, turning postgres-nio's errors into ``StorageError``s.
     @discardableResult
     func run<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Fans change notifications out to every stream returned by `ServerStorage.changeNotifications()`.
+/// Fans change notifications out to every stream returned by `DocumentStorage.changeNotifications()`.
 ///
 /// Each subscriber gets its own `AsyncStream` with an unbounded buffer; a stream that is dropped or cancelled
 /// unsubscribes itself. `finish()` ends every stream (on `close()`).

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The fields a storage has created indexes for (``ServerStorage/createFieldIndexes(_:)``), so that a query is driven
+/// The fields a storage has created indexes for (``DocumentStorage/createFieldIndexes(_:)``), so that a query is driven
 /// by a condition an index serves.
 final class IndexedFields: Sendable {
     private let fields = Mutex<Set<String>>(["_id"])

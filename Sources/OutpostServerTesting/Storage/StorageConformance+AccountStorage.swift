@@ -3,9 +3,11 @@ import OutpostCore
 import OutpostServer
 
 extension StorageConformance {
-    static var userChecks: [Check] {
+    /// Checks of ``AccountStorage``: users (duplicates, `notFound`, the cascade on delete), sessions (expiry), API
+    /// keys.
+    public static var accountStorageChecks: [Check] {
         [
-            Check("users: insert and read back by id and by provider identity") { storage in
+            .accountStorage("users: insert and read back by id and by provider identity") { storage in
                 let app = appId()
                 let ann = user(app, id: "u1", identity: "ann@example.com")
                 let bob = user(app, id: "u2", identity: "bob@example.com", provider: "anon-user")
@@ -21,7 +23,7 @@ extension StorageConformance {
                 try Expect.equal(try await storage.user(appId: app, id: "nobody"), nil, "missing user")
                 try Expect.equal(try await storage.users(appId: app), [ann, bob], "users in id order")
             },
-            Check("users: duplicate id or provider identity throws .duplicate") { storage in
+            .accountStorage("users: duplicate id or provider identity throws .duplicate") { storage in
                 let app = appId()
                 try await storage.insertUser(user(app, id: "u1", identity: "a@x"))
                 try await Expect.throwsStorageError(.duplicate, "same id") {
@@ -34,7 +36,7 @@ extension StorageConformance {
                 try await storage.insertUser(user(appId(), id: "u1", identity: "a@x"))
                 try Expect.equal(try await storage.users(appId: app).map(\.id), ["u1", "u3"], "users after duplicates")
             },
-            Check("users: update replaces, missing user throws .notFound") { storage in
+            .accountStorage("users: update replaces, missing user throws .notFound") { storage in
                 let app = appId()
                 var ann = user(app, id: "u1", identity: "ann@x")
                 try await storage.insertUser(ann)
@@ -64,7 +66,7 @@ extension StorageConformance {
                     try await storage.updateUser(clash)
                 }
             },
-            Check("users: delete cascades to sessions and API keys") { storage in
+            .accountStorage("users: delete cascades to sessions and API keys") { storage in
                 let app = appId()
                 try await storage.insertUser(user(app, id: "u1", identity: "a@x"))
                 try await storage.insertUser(user(app, id: "u2", identity: "b@x"))
@@ -84,7 +86,7 @@ extension StorageConformance {
                 try Expect.that(try await storage.session(appId: app, id: "s3") != nil, "another user's session survives")
                 try Expect.equal(try await storage.apiKeys(appId: app, userId: "u2").map(\.id), ["k3"], "other keys")
             },
-            Check("sessions: insert, read, delete; duplicate id throws .duplicate") { storage in
+            .accountStorage("sessions: insert, read, delete; duplicate id throws .duplicate") { storage in
                 let app = appId()
                 let session = StoredSession(
                     appId: app, id: "refresh-1", userId: "u1", createdAt: Date(timeIntervalSince1970: 1_700_000_000.25),
@@ -99,7 +101,7 @@ extension StorageConformance {
                 try Expect.equal(try await storage.deleteSession(appId: app, id: "refresh-1"), false, "delete again")
                 try Expect.equal(try await storage.session(appId: app, id: "refresh-1"), nil, "deleted session")
             },
-            Check("sessions: those expired before a date are deleted, per app") { storage in
+            .accountStorage("sessions: those expired before a date are deleted, per app") { storage in
                 let app = appId()
                 let now = Date(timeIntervalSince1970: 1_800_000_000.5)
                 let expired: [String: Double] = ["e1": -86_400, "e2": -0.25]
@@ -116,7 +118,7 @@ extension StorageConformance {
                 try Expect.that(try await storage.session(appId: other, id: "e1") != nil, "the other app's session kept")
                 try Expect.equal(try await storage.deleteExpiredSessions(appId: app, before: now), 0, "nothing left to delete")
             },
-            Check("API keys: insert, list by user, read, update, delete") { storage in
+            .accountStorage("API keys: insert, list by user, read, update, delete") { storage in
                 let app = appId()
                 let keys = [
                     StoredAPIKey(appId: app, id: "k2", userId: "u1", name: "ci", keyHash: "h2", createdAt: date(1_700_000_000_002)),
@@ -140,38 +142,6 @@ extension StorageConformance {
                 var elsewhere = keys[2]
                 elsewhere.appId = appId()
                 try Expect.equal(try await storage.updateAPIKey(elsewhere), false, "update in another app")
-            },
-        ]
-    }
-
-    static var clientFileChecks: [Check] {
-        [
-            Check("client files: distinct increasing idents with salts, per app") { storage in
-                let app = appId()
-                var files: [ClientFile] = []
-                for i in 0..<3 { files.append(try await storage.allocateClientFile(appId: app, userId: "u\(i)")) }
-                let concurrent = try await withThrowingTaskGroup(of: ClientFile.self) { group in
-                    for i in 0..<10 { group.addTask { try await storage.allocateClientFile(appId: app, userId: "c\(i)") } }
-                    return try await group.reduce(into: [ClientFile]()) { $0.append($1) }
-                }
-                let idents = files.map(\.ident)
-                try Expect.that(idents == idents.sorted() && Set(idents).count == 3, "sequential idents increase: \(idents)")
-                let all = (files + concurrent).map(\.ident)
-                try Expect.equal(Set(all).count, 13, "distinct idents")
-                try Expect.that(all.allSatisfy { $0 > 0 }, "idents are positive: \(all)")
-                try Expect.that(concurrent.allSatisfy { $0.ident > idents.last! }, "later idents are higher")
-                try Expect.that(files.allSatisfy { $0.salt != 0 }, "salts are set")
-                try Expect.that(Set(files.map(\.salt)).count == 3, "salts are random")
-                for file in files + concurrent {
-                    try Expect.equal(try await storage.clientFile(appId: app, ident: file.ident), file, "client file")
-                }
-                try Expect.equal(try await storage.clientFile(appId: app, ident: 9_999), nil, "missing client file")
-                let otherApp = appId()
-                let other = try await storage.allocateClientFile(appId: otherApp, userId: "stranger")
-                try Expect.equal(try await storage.clientFile(appId: otherApp, ident: other.ident), other, "other app's file")
-                try Expect.that(
-                    try await storage.clientFile(appId: app, ident: other.ident)?.userId != "stranger",
-                    "another app's file is not visible in this app")
             },
         ]
     }
