@@ -13,7 +13,7 @@ import Testing
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let realm = try Realm(configuration: dir.configuration("sweep", objectTypes: [BulkItem.self, BulkTagged.self]))
-        try realm.write { try realm.instance.connection.execute(SyncStore.createTables) }
+        try realm.write { try realm.instance.connection.execute(SyncFile.createTables) }
         let (kept, stale, created) = (ObjectId.generate(), ObjectId.generate(), ObjectId.generate())
         try realm.write {
             for (id, name) in [(kept, "kept"), (stale, "stale"), (created, "created here")] {
@@ -31,7 +31,7 @@ import Testing
             var queued = UploadInstructions()
             queued.append(.create(className: "BulkItem", primaryKey: .objectId(created),
                                   fields: ["_id": .objectId(created), "name": .string("created here")]))
-            try SyncStore.enqueue(realm.instance.connection, instructions: queued)
+            try realm.instance.syncFile.enqueue(queued)
         }
 
         // A download that is not a bootstrap leaves what it does not mention.
@@ -74,7 +74,7 @@ import Testing
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let realm = try Realm(configuration: dir.configuration("first", objectTypes: [BulkItem.self, BulkTagged.self]))
-        try realm.write { try realm.instance.connection.execute(SyncStore.createTables) }
+        try realm.write { try realm.instance.connection.execute(SyncFile.createTables) }
         #expect(realm.instance.syncTablesHoldingObjects().isEmpty)
         let ids = (0..<50).map { _ in ObjectId.generate() }
         let bootstrap = DownloadChangeset(

@@ -179,7 +179,7 @@ import Testing
                 #expect(realm.object(ofType: Item.self, forPrimaryKey: badId) == nil)
                 // The verdict is in the file, written with the revert, for the session after a restart (which
                 // loads it when it connects); before, it was kept in memory only and a restart answered `.accepted`.
-                let recorded = try SyncStore.rejections(realm.instance.connection)
+                let recorded = try realm.instance.syncFile.rejections()
                 #expect(recorded.keys.sorted() == [badVersion])
                 #expect(recorded[badVersion]?.map(\.table) == ["Item"])
                 #expect(recorded[badVersion]?.first?.primaryKey == .objectId(badId))

@@ -60,7 +60,7 @@ import Testing
                         serverVersion: 1, originFileIdent: 0, originClientVersion: 0, timestamp: 0,
                         instructions: [.upsert(className: "ConvergenceItem", primaryKey: .objectId(ghost),
                                                fields: ["note": .string("ghost")])])])).text
-                try reader.write { try SyncStore.holdDownload(reader.instance.connection, stale) }
+                try reader.write { try reader.instance.syncFile.holdDownload(stale) }
                 #expect(try reader.instance.connection.scalar("SELECT count(*) FROM __outpost_sync_held") == .integer(1))
 
                 session.resume()

@@ -51,8 +51,8 @@ import Testing
             compensatingWriteServerVersion: compensating?.server, rejectedClientVersion: compensating?.client))
     }
 
-    static func queued(_ versions: ClosedRange<Int64>, query: Int64 = 0) -> [SyncStore.QueuedUpload] {
-        versions.map { SyncStore.QueuedUpload(clientVersion: $0, queryVersion: query, text: "{\"clientVersion\":\($0)}") }
+    static func queued(_ versions: ClosedRange<Int64>, query: Int64 = 0) -> [SyncFile.QueuedUpload] {
+        versions.map { SyncFile.QueuedUpload(clientVersion: $0, queryVersion: query, text: "{\"clientVersion\":\($0)}") }
     }
 
     /// One line per action; `logs` keeps the log lines too.

@@ -48,7 +48,7 @@ final class BulkTagged: Object {
     static func apply(_ instructions: [DownloadInstruction], prefill: Bool, in dir: TemporaryDirectory,
                       name: String) throws -> (documents: [String: BulkDocument], report: RealmInstance.SyncDownloadReport) {
         let realm = try Realm(configuration: dir.configuration(name, objectTypes: [BulkItem.self, BulkTagged.self]))
-        try realm.write { try realm.instance.connection.execute(SyncStore.createTables) }
+        try realm.write { try realm.instance.connection.execute(SyncFile.createTables) }
         if prefill {
             // An object in each table: the download then finds no empty table and takes the general path.
             try realm.write {
@@ -142,7 +142,7 @@ final class BulkTagged: Object {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let realm = try Realm(configuration: dir.configuration("n.realm", objectTypes: [BulkItem.self, BulkTagged.self]))
-        try realm.write { try realm.instance.connection.execute(SyncStore.createTables) }
+        try realm.write { try realm.instance.connection.execute(SyncFile.createTables) }
         var insertions: [Int] = []
         var initial = false
         let token = realm.objects(BulkItem.self).observe { change in

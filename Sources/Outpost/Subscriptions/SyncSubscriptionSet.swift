@@ -22,20 +22,11 @@ public final class SyncSubscriptionSet: Sequence {
         (version, records) = SyncSubscriptionSet.readLatest(realm)
     }
 
+    /// The newest committed set, as the Realm's current read or write sees it (version 0 and no subscriptions when
+    /// there is none, or it cannot be read).
     static func readLatest(_ realm: RealmInstance) -> (Int64, [SubscriptionRecord]) {
-        guard let rows = try? realm.connection.cached(
-            "SELECT version, subscriptions FROM __outpost_sync_subscriptions ORDER BY version DESC LIMIT 1").rows(),
-            let row = rows.first, case .integer(let v) = row[0], case .text(let text) = row[1]
-        else { return (0, []) }
-        return (v, SubscriptionRecord.decode(text))
-    }
-
-    /// The newest committed set's version (0: none), as the Realm's current read or write sees it.
-    static func latestVersion(_ realm: RealmInstance) throws -> Int64 {
-        if case .integer(let v) = try realm.connection.scalar("SELECT MAX(version) FROM __outpost_sync_subscriptions") {
-            return v
-        }
-        return 0
+        guard let latest = try? realm.syncFile.latestSubscriptionSet() else { return (0, []) }
+        return latest
     }
 
     private var current: [SubscriptionRecord] { working ?? records }
@@ -89,12 +80,7 @@ public final class SyncSubscriptionSet: Sequence {
     }
 
     private func storedState(_ version: Int64) -> SubscriptionSetState? {
-        guard let rows = try? realm.connection.cached("SELECT state, error FROM __outpost_sync_subscriptions WHERE version = ?")
-            .rows([.integer(version)]), let row = rows.first, case .text(let s) = row[0]
-        else { return nil }
-        var error: String?
-        if case .text(let e) = row[1] { error = e }
-        return SubscriptionSetState(text: s, error: error)
+        try? realm.syncFile.subscriptionState(version)
     }
 
     // MARK: Updating
@@ -153,10 +139,9 @@ public final class SyncSubscriptionSet: Sequence {
             // The version is numbered in the write, after the newest set: this Realm's read may be older than a set
             // another thread or process committed since. Like the original's update of an older set, the new set
             // is what the block made of the set it saw.
-            newVersion = Swift.max(version, try Self.latestVersion(realm)) + 1
-            try realm.connection.cached(
-                "INSERT INTO __outpost_sync_subscriptions (version, state, error, subscriptions) VALUES (?, 'pending', NULL, ?)"
-            ).run([.integer(newVersion), .text(SubscriptionRecord.encode(result))])
+            let file = realm.syncFile
+            newVersion = Swift.max(version, try file.latestSubscriptionVersion()) + 1
+            try file.insertSubscriptionSet(newVersion, result)
             if !inWrite { try realm.commitWrite() }
         } catch {
             if !inWrite && realm.isInWriteTransaction { realm.cancelWrite() }

@@ -44,7 +44,7 @@ extension RealmInstance {
     func syncBeginBootstrapStream(giveWay: @escaping @Sendable (ObjectIdentifier) -> Void) throws -> BootstrapStream? {
         try beginWrite()
         do {
-            guard try SyncStore.queued(connection, after: 0, limit: 1).isEmpty else {
+            guard try syncFile.queued(after: 0, limit: 1).isEmpty else {
                 cancelWrite()
                 return nil
             }
@@ -88,9 +88,10 @@ extension RealmInstance {
             if let sweep = stream.sweep {
                 syncSweep(sweep, keeping: PendingLocalChanges([]), what: "query version \(queryVersion)", into: &stream.report)
             }
-            try SyncStore.acknowledge(connection, through: uploadAck)
-            try SyncStore.setCursor(connection, cursor)
-            try SyncStore.setAwaitingMark(connection, queryVersion)
+            let file = syncFile
+            try file.acknowledge(through: uploadAck)
+            try file.setCursor(cursor)
+            try file.setAwaitingMark(queryVersion)
             try commitWrite()
         } catch {
             if isInWriteTransaction { cancelWrite() }

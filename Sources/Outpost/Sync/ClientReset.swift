@@ -64,39 +64,30 @@ extension RealmInstance {
     /// The objects are untouched until the reset's download is applied (`syncApplyDownload`, `finishesReset`).
     /// The `clientReset` meta key records the reset, so that a crash in between resumes it.
     func syncBeginClientReset(_ plan: ClientResetPlan) throws {
-        try beginWrite()
-        do {
-            try connection.execute("DELETE FROM __outpost_sync_meta WHERE key IN ('fileIdent', 'salt')")
-            try SyncStore.setCursor(connection, DownloadCursor(serverVersion: 0, clientVersion: 0))
+        try syncWrite { file in
+            try file.forgetIdent()
+            try file.setCursor(DownloadCursor(serverVersion: 0, clientVersion: 0))
             if plan == .discard {
                 // Dropped transactions count as done: `wait(for: .upload)` does not wait for them, and
                 // `verdict(forTransaction:)` answers `.rejected` for each, with the objects it wrote.
                 var discarded: [(Int64, [RejectedUpdate])] = []
-                for item in try SyncStore.queued(connection, after: 0, limit: Int.max >> 1) {
+                for item in try file.queued(after: 0, limit: Int.max >> 1) {
                     guard let json = JSONValue.parse(item.text) else { continue }
                     var seen = Set<String>()
-                    let writes = try UploadChangeset(json: json, path: "upload").instructions.compactMap { instruction -> RejectedUpdate? in
-                        guard seen.insert(PendingLocalChanges.key(instruction.className, instruction.primaryKey)).inserted else { return nil }
+                    let instructions = try UploadChangeset(json: json, path: "upload").instructions
+                    let writes = instructions.compactMap { instruction -> RejectedUpdate? in
+                        let key = PendingLocalChanges.key(instruction.className, instruction.primaryKey)
+                        guard seen.insert(key).inserted else { return nil }
                         return RejectedUpdate(table: instruction.className, primaryKey: instruction.primaryKey,
                                               reason: ClientResetPlan.discardedReason)
                     }
                     discarded.append((item.clientVersion, writes))
                 }
-                if !discarded.isEmpty { try SyncStore.recordRejections(connection, discarded) }
-                try connection.execute("DELETE FROM __outpost_sync_upload")
-                try SyncStore.setInteger(connection, "queuedBytes", 0)
-                try SyncStore.setInteger(connection, "uploadAck", try SyncStore.lastClientVersion(connection))
+                if !discarded.isEmpty { try file.recordRejections(discarded) }
+                try file.discardQueue()
             }
-            try connection.execute("""
-                UPDATE __outpost_sync_subscriptions SET state = 'pending'
-                WHERE state IN ('bootstrapping', 'awaitingMark')
-                   OR version = (SELECT max(version) FROM __outpost_sync_subscriptions WHERE state = 'complete')
-                """)
-            try SyncStore.setInteger(connection, "clientReset", plan.storedValue)
-            try commitWrite()
-        } catch {
-            if isInWriteTransaction { cancelWrite() }
-            throw error
+            try file.makeSubscriptionsPendingForReset()
+            try file.recordClientReset(plan)
         }
     }
 }

@@ -6,11 +6,11 @@ import OutpostCore
 /// session has caught up). They are applied together, in one transaction (``RealmInstance/syncApplyDownload(_:then:cursor:uploadAck:bootstrappedQueryVersion:rejections:finishesReset:)``).
 ///
 /// The first messages are kept parsed, in memory, up to ``SyncConfiguration/heldDownloadMemoryLimit`` bytes of
-/// message text; the messages after those are stored in the file (`__outpost_sync_held`, their text as it came) and
-/// read back one at a time while they are applied. The held messages of a large bootstrap then cost the memory of
-/// the limit and one or two messages, not of all of them (the apply still keeps a key per object it writes). The
-/// stored messages are deleted with the transaction that applies them, or when the session stops; after a crash the
-/// session deletes them before it binds (the server sends them again, as the cursor did not move).
+/// message text; the messages after those are stored in the file (``SyncFile/holdDownload(_:)``, their text as it
+/// came) and read back one at a time while they are applied. The held messages of a large bootstrap then cost the
+/// memory of the limit and one or two messages, not of all of them (the apply still keeps a key per object it
+/// writes). The stored messages are deleted with the transaction that applies them, or when the session stops; after
+/// a crash the session deletes them before it binds (the server sends them again, as the cursor did not move).
 struct HeldDownloads: Sendable {
     /// The first held changesets, parsed, in the order they came.
     private(set) var parsed: [DownloadChangeset] = []
@@ -44,39 +44,17 @@ struct HeldDownloads: Sendable {
     }
 }
 
-extension SyncStore {
-    /// Stores a held download message's text, after those stored before it.
-    static func holdDownload(_ connection: SQLiteConnection, _ text: String) throws {
-        try connection.cached("INSERT INTO __outpost_sync_held (message) VALUES (?)").run([.text(text)])
-    }
-
-    /// The text of the first stored download message after `sequence`, and its sequence number; nil when there is
-    /// none.
-    static func heldDownload(_ connection: SQLiteConnection, after sequence: Int64) throws -> (Int64, String)? {
-        let rows = try connection.cached("SELECT seq, message FROM __outpost_sync_held WHERE seq > ? ORDER BY seq LIMIT 1")
-            .rows([.integer(sequence)])
-        guard let row = rows.first else { return nil }
-        guard case .integer(let seq) = row[0], case .text(let text) = row[1] else {
-            throw SyncError(.clientInternalError, "A held download after \(sequence) in the file is not text.")
-        }
-        return (seq, text)
-    }
-
-    /// Calls `body` with the changesets of each stored download message, in order. Each message is read on the
-    /// calling thread (the connection's) and parsed on another while the one before it is applied, so that reading
-    /// them back costs about what applying them does; at most two parsed messages are in memory at once. Throws when a
-    /// stored text is not a download message (the file was damaged).
-    static func forEachHeldDownload(_ connection: SQLiteConnection, _ body: ([DownloadChangeset]) throws -> Void) throws {
-        var next = try heldDownload(connection, after: 0).map { ($0.0, HeldMessageParse($0.1)) }
+extension HeldDownloads {
+    /// Calls `body` with the changesets of each download message stored in `file`, in order. Each message is read on
+    /// the calling thread (the connection's) and parsed on another while the one before it is applied, so that
+    /// reading them back costs about what applying them does; at most two parsed messages are in memory at once.
+    /// Throws when a stored text is not a download message (the file was damaged).
+    static func forEachStored(in file: SyncFile, _ body: ([DownloadChangeset]) throws -> Void) throws {
+        var next = try file.heldDownload(after: 0).map { ($0.0, HeldMessageParse($0.1)) }
         while let (sequence, parse) = next {
-            next = try heldDownload(connection, after: sequence).map { ($0.0, HeldMessageParse($0.1)) }
+            next = try file.heldDownload(after: sequence).map { ($0.0, HeldMessageParse($0.1)) }
             try body(try parse.changesets(sequence))
         }
-    }
-
-    /// Whether any held download message is stored.
-    static func hasHeldDownloads(_ connection: SQLiteConnection) throws -> Bool {
-        try connection.scalar("SELECT EXISTS (SELECT 1 FROM __outpost_sync_held)", []) == .integer(1)
     }
 }
 
@@ -114,32 +92,5 @@ private final class HeldMessageParse: @unchecked Sendable {  // `result` is writ
             throw HeldDownloadUnreadable(sequence: sequence, reason: "not a download message")
         }
         return download.changesets
-    }
-}
-
-extension RealmInstance {
-    /// Stores a held download message in its own transaction (``HeldDownloads``).
-    func syncHoldDownload(_ text: String) throws {
-        try beginWrite()
-        do {
-            try SyncStore.holdDownload(connection, text)
-            try commitWrite()
-        } catch {
-            if isInWriteTransaction { cancelWrite() }
-            throw error
-        }
-    }
-
-    /// Deletes the stored held downloads, if any: they belonged to a connection that is gone.
-    func syncDropHeldDownloads() throws {
-        guard try SyncStore.hasHeldDownloads(connection) else { return }
-        try beginWrite()
-        do {
-            try connection.execute("DELETE FROM __outpost_sync_held")
-            try commitWrite()
-        } catch {
-            if isInWriteTransaction { cancelWrite() }
-            throw error
-        }
     }
 }

@@ -68,8 +68,7 @@ extension Realm {
 /// Sync set-up when a synced file opens.
 enum SyncOpenSupport {
     static func latestSubscriptionVersion(path: String) throws -> Int64 {
-        let c = try SQLiteConnection(path: path, readOnly: true)
-        return try SyncStore.latestSubscriptionVersion(c)
+        try SyncFile(SQLiteConnection(path: path, readOnly: true)).latestSubscriptionVersion()
     }
 
     /// The original's checks of a synced schema: every top-level class has a primary key stored as `_id` (its
@@ -95,11 +94,11 @@ enum SyncOpenSupport {
         guard let sync = configuration.syncConfiguration else { return }
         try checkSchema(instance)
         instance.endRead()
-        if try !SyncStore.isPrepared(instance.connection) {
+        if try !instance.syncFile.isPrepared() {
             // Behind this process's other writers (a session applying a bootstrap as it arrives gives way to one).
             instance.acquireWriteLock()
             defer { instance.releaseWriteLock() }
-            try SyncStore.prepare(instance.connection)
+            try instance.syncFile.prepare()
         }
         try instance.beginRead()
         // Ahead of the other commit observers (the event recorder, attached already): see ``SyncRecorder``.

@@ -65,7 +65,7 @@ extension RealmInstance {
     /// so a crash leaves either all of it or none.
     ///
     /// - Parameter rejections: the refused writes (by client version) whose revert this download applies, recorded
-    ///   with it (``SyncStore/recordRejections(_:_:)``).
+    ///   with it (``SyncFile/recordRejections(_:)``).
     /// - Parameter finishesReset: the download completes a client reset (``syncBeginClientReset(_:)``): it holds the
     ///   server's whole data for the file, so what else the file holds goes, except the objects created by the queued
     ///   transactions (all of them, acknowledged by this download or not: their objects may be missing from it),
@@ -95,14 +95,14 @@ extension RealmInstance {
             && bootstrappedQueryVersion == nil && rejections.isEmpty && !finishesReset
         try beginWrite(durable: !acknowledgementOnly)
         do {
-            let queuedBeforeAck = finishesReset
-                ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: 0)) : nil
-            try SyncStore.acknowledge(connection, through: uploadAck)
+            let file = syncFile
+            let queuedBeforeAck = finishesReset ? PendingLocalChanges(try file.pendingInstructions(after: 0)) : nil
+            try file.acknowledge(through: uploadAck)
             // Read only for a download with instructions: an acknowledgement alone (the usual answer to an upload)
             // must not re-read every queued transaction — that made uploading many transactions quadratic.
             let newInstructions = changesets.reduce(0) { $0 + $1.instructions.count }
             let pending = bootstrappedQueryVersion != nil || held.instructionCount + newInstructions > 0
-                ? PendingLocalChanges(try SyncStore.pendingInstructions(connection, after: uploadAck))
+                ? PendingLocalChanges(try file.pendingInstructions(after: uploadAck))
                 : PendingLocalChanges([])
             // A bootstrap holds every object of the new view: what else the file holds goes (see `syncSweep`).
             var sweep = bootstrappedQueryVersion == nil && !finishesReset ? nil : BootstrapSweep(tables: syncTablesHoldingObjects())
@@ -112,20 +112,20 @@ extension RealmInstance {
             }
             for changeset in held.parsed { apply(changeset) }
             if held.stored > 0 {
-                try SyncStore.forEachHeldDownload(connection) { stored in
+                try HeldDownloads.forEachStored(in: file) { stored in
                     for changeset in stored { apply(changeset) }
                 }
-                try connection.execute("DELETE FROM __outpost_sync_held")
+                try file.dropHeldDownloads()
             }
             for changeset in changesets { apply(changeset) }
             if let sweep {
                 syncSweep(sweep, keeping: queuedBeforeAck ?? pending,
                           what: bootstrappedQueryVersion.map { "query version \($0)" } ?? "client reset", into: &report)
             }
-            if finishesReset { try connection.execute("DELETE FROM __outpost_sync_meta WHERE key = 'clientReset'") }
-            try SyncStore.setCursor(connection, cursor)
-            if !rejections.isEmpty { try SyncStore.recordRejections(connection, rejections) }
-            if let q = bootstrappedQueryVersion { try SyncStore.setAwaitingMark(connection, q) }
+            if finishesReset { try file.clearClientReset() }
+            try file.setCursor(cursor)
+            if !rejections.isEmpty { try file.recordRejections(rejections) }
+            if let q = bootstrappedQueryVersion { try file.setAwaitingMark(q) }
             try commitWrite()
         } catch {
             if isInWriteTransaction { cancelWrite() }

@@ -8,9 +8,9 @@ extension SyncAgent {
         for action in actions {
             switch action {
             case .storeIdent(let ident, let salt):
-                try await database.perform { try $0.syncSetIdent(fileIdent: ident, salt: salt) }
+                try await database.perform { try $0.syncWrite { try $0.setIdent(fileIdent: ident, salt: salt) } }
             case .holdInFile(let text):
-                try await database.perform { try $0.syncHoldDownload(text) }
+                try await database.perform { try $0.syncWrite { try $0.holdDownload(text) } }
             case .openBootstrapStream(let batch):
                 let database = database
                 stream = try await database.perform {
@@ -50,11 +50,12 @@ extension SyncAgent {
             case .readUploads(let read):
                 let limit = 1000
                 let (queued, snapshot) = try await database.perform { instance in
-                    (try SyncStore.queued(instance.connection, after: read.after, limit: limit), try instance.syncSnapshot())
+                    let file = instance.syncFile
+                    return (try file.queued(after: read.after, limit: limit), try file.snapshot())
                 }
                 try await perform(machine.uploadsRead(read, queued, pending: snapshot.pendingSubscriptions, limit: limit))
             case .storeSubscriptionState(let version, let state):
-                try await database.perform { try $0.syncSetSubscriptionState(version, state) }
+                try await database.perform { try $0.syncWrite { try $0.setSubscriptionState(version, state) } }
                 tracker.set(version, state)
             case .beginClientReset(let plan):
                 try await beginClientReset(plan)

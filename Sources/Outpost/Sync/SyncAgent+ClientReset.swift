@@ -25,7 +25,7 @@ extension SyncAgent {
         try Task.checkCancellation()
         try await database.perform { try $0.syncBeginClientReset(plan) }
         let storedAck = plan == .discard
-            ? try await database.perform { try SyncStore.integer($0.connection, "uploadAck") ?? 0 } : nil
+            ? try await database.perform { try $0.syncFile.uploadAck() } : nil
         try await perform(machine.clientResetBegun(plan, storedUploadAck: storedAck))
     }
 

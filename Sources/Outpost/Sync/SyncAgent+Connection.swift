@@ -43,9 +43,10 @@ extension SyncAgent {
         startPings(conn)
 
         // Held downloads stored by an earlier connection (or process) are dropped: the server sends them again.
-        let (snapshot, recorded) = try await database.perform {
-            try $0.syncDropHeldDownloads()
-            return (try $0.syncSnapshot(), try SyncStore.rejections($0.connection))
+        let (snapshot, recorded) = try await database.perform { instance in
+            let file = instance.syncFile
+            if try file.hasHeldDownloads() { try instance.syncWrite { try $0.dropHeldDownloads() } }
+            return (try file.snapshot(), try file.rejections())
         }
         tracker.load(snapshot.subscriptionStates)
         tracker.refresh(from: snapshot.subscriptionStates)

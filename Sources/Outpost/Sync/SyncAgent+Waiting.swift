@@ -64,7 +64,7 @@ extension SyncAgent {
         await session?.controlSettled()
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
         if abandoned { throw Self.abandonedError }
-        let target = try await database.perform { try SyncStore.lastClientVersion($0.connection) }
+        let target = try await database.perform { try $0.syncFile.lastClientVersion() }
         if abandoned { throw Self.abandonedError }  // abandoned while the target was read
         if machine.uploadAck >= target { return }
         let id = UUID()

@@ -99,7 +99,11 @@ actor SyncAgent {
         guard runTask == nil else { return }  // started again while this stop waited
         await cancelStream()
         // Only when this connection stored some (the file may be gone after a stop: nothing must open it again).
-        if task != nil, machine.held.stored > 0 { try? await database.perform { try $0.syncDropHeldDownloads() } }
+        if task != nil, machine.held.stored > 0 {
+            try? await database.perform { instance in
+                if try instance.syncFile.hasHeldDownloads() { try instance.syncWrite { try $0.dropHeldDownloads() } }
+            }
+        }
         machine.stopped()
         fileLock.release()
         if !isInvalid { session?.setState(.inactive) }
@@ -223,9 +227,9 @@ actor SyncAgent {
         // when it passed them.
         let known = machine.uploadAck
         guard let (states, ack, recorded) = try? await database.perform({ instance in
-            let ack = try SyncStore.integer(instance.connection, "uploadAck") ?? 0
-            return (try instance.syncSubscriptionStates(), ack,
-                    ack > known ? try SyncStore.rejections(instance.connection, after: known) : [:])
+            let file = instance.syncFile
+            let ack = try file.uploadAck()
+            return (try file.subscriptionStates(), ack, ack > known ? try file.rejections(after: known) : [:])
         }) else { return }
         tracker.refresh(from: states)
         try? await perform(machine.followed(uploadAck: ack, recorded: recorded))

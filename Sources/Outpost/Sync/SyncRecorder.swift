@@ -76,7 +76,7 @@ final class SyncRecorder: CommitObserver {
         let instructions = realm.syncInstructions(for: changes, deletedKeys: deletedKeys)
         guard instructions.count > 0 else { return }
         do {
-            lastRecordedClientVersion = try SyncStore.enqueue(realm.connection, instructions: instructions)
+            lastRecordedClientVersion = try realm.syncFile.enqueue(instructions)
         } catch let error as Realm.Error {
             throw error
         } catch {

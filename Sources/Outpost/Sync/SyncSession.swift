@@ -352,16 +352,11 @@ public final class SyncSession: @unchecked Sendable {  // state is behind `lock`
 }
 
 /// Reads upload progress with a short-lived read-only SQLite connection: bytes of the queued changesets
-/// (`queuedBytes`) and bytes acknowledged so far (`uploadedBytes`), both kept in the file's meta table.
+/// (`queuedBytes`) and bytes acknowledged so far (`uploadedBytes`), both kept in the file with the queue.
 enum SyncProgressReader {
     static func counts(path: String) -> (pending: Int, acknowledged: Int) {
         guard let c = try? SQLiteConnection(path: path, readOnly: true) else { return (0, 0) }
-        var pending = 0
-        var acked = 0
-        if case .integer(let n)? = try? c.scalar("SELECT value FROM __outpost_sync_meta WHERE key = 'queuedBytes'") {
-            pending = Int(n)
-        }
-        if case .integer(let n)? = try? c.scalar("SELECT value FROM __outpost_sync_meta WHERE key = 'uploadedBytes'") { acked = Int(n) }
-        return (pending, acked)
+        let file = SyncFile(c)
+        return (Int((try? file.queuedBytes()) ?? 0), Int((try? file.uploadedBytes()) ?? 0))
     }
 }

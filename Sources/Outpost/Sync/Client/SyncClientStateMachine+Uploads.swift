@@ -17,11 +17,11 @@ extension SyncClientStateMachine {
 
     /// The queue read for `read`: queued transactions and subscription sets go in commit order, each set before the
     /// first transaction made under it; one UPLOAD stays within the server's size limit.
-    mutating func uploadsRead(_ read: UploadRead, _ queued: [SyncStore.QueuedUpload], pending: [SubscriptionQuery],
+    mutating func uploadsRead(_ read: UploadRead, _ queued: [SyncFile.QueuedUpload], pending: [SubscriptionQuery],
                               limit: Int) -> [Action] {
         guard isConnected, read.generation == generation else { return [] }
         var actions: [Action] = []
-        var batch: [SyncStore.QueuedUpload] = []
+        var batch: [SyncFile.QueuedUpload] = []
         var batchBytes = 0
         var sentQuery = read.lastQuery
         func flush() {
@@ -41,7 +41,7 @@ extension SyncClientStateMachine {
             }
             // One message stays within the server's limit: many transactions queued offline take several.
             let bytes = item.text.utf8.count + 1
-            if batchBytes + bytes > SyncStore.maxChangesetBytes { flush() }
+            if batchBytes + bytes > SyncFile.maxChangesetBytes { flush() }
             batch.append(item)
             batchBytes += bytes
             lastSentClientVersion = item.clientVersion
