@@ -11,7 +11,7 @@ final class CreatePathListed: Object {
     @Persisted var tags: List<String>
 }
 
-/// The upload's `create` instructions written straight from column values (`SyncCreateFormat`) against the general
+/// The upload's `create` instructions written straight from column values (`RowJSONWriter`) against the general
 /// path (`syncDocument` → `SyncInstruction.create`).
 @Suite struct SyncCreateFormatTests {
     private func realm(_ types: [ObjectBase.Type]) throws -> Realm {

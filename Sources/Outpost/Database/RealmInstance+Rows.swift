@@ -90,7 +90,7 @@ extension RealmInstance {
         return object
     }
 
-    /// Decodes a single-valued column.
+    /// Decodes a single-valued column. Hot path (managed property reads): column → stored value, not through `Value`.
     func decodeColumn(_ value: SQLiteValue, property: Property) -> _StoredValue {
         switch property.type {
         case .object:
@@ -152,7 +152,8 @@ extension RealmInstance {
         return insertObject(object, update: .error)?.rowid
     }
 
-    /// The column value of a single-valued property, or nil (with a pending error) if it does not fit.
+    /// The column value of a single-valued property, or nil (with a pending error) if it does not fit. Hot path
+    /// (managed property writes): stored value → column, not through `Value`.
     func encodeColumn(_ value: _StoredValue, property: Property, owner: String) -> SQLiteValue? {
         if value.isNull {
             if property.isOptional || property.type == .object || property.type == .mixed { return .null }

@@ -2,7 +2,7 @@ import Foundation
 import OutpostCore
 
 /// Builds event JSON text as UTF-8 bytes: the same text as `JSONValue.write(to:)`, without a `String` append per
-/// token. Used by ``EventSerializer`` and ``EventRowFormat``.
+/// token. Used by ``EventSerializer`` and, for rows of plain scalars, by the tables' ``RowJSONWriter``.
 ///
 /// The bytes live in memory the writer manages itself (not an `Array`): a write event of 1,000 objects is some
 /// 20,000 small appends, and an array's uniqueness check and generic append on each were a fifth of the
@@ -190,5 +190,46 @@ struct EventJSONWriter: ~Copyable {
     @inline(__always)
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
+
+/// Event JSON from a ``RowJSONWriter``: each column as `EventSerializer.json(_:)` writes its value (dates as UTC
+/// timestamps; ObjectIds, decimals and UUIDs as strings), a non-null `Data` left out.
+///
+/// Hot path (read and write events, see ``RowJSONWriter``): integers, booleans, strings, ObjectIds and dates are
+/// written straight from the column; the rarer types go through their `Value`.
+extension EventJSONWriter: RowJSONOutput {
+    mutating func appendByte(_ byte: UInt8) {
+        append(byte)
+    }
+
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(bytes)
+    }
+
+    static func omitsField(_ raw: SQLiteValue, _ type: PropertyType) -> Bool {
+        if type == .data, case .blob = raw { return true }
+        return false
+    }
+
+    mutating func appendColumn(_ raw: SQLiteValue, _ type: PropertyType) {
+        switch (type, raw) {
+        case (_, .null):
+            append("null")
+        case (.int, .integer(let v)):
+            appendInt(v)
+        case (.bool, .integer(let v)):
+            append(v != 0 ? "true" : "false")
+        case (.string, .text(let v)):
+            appendString(v)
+        case (.objectId, .blob(let bytes)) where bytes.count == 12:
+            appendObjectIdHex(bytes)
+        case (.date, .real(let v)):
+            append(UInt8(ascii: "\""))
+            appendTimestamp(Date(timeIntervalSinceReferenceDate: v))
+            append(UInt8(ascii: "\""))
+        default:
+            append(EventSerializer.json(raw.value(type: type)) ?? .null)
+        }
     }
 }

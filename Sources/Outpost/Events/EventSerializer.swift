@@ -25,7 +25,7 @@ enum EventSerializer {
                     if i > 0 { data.append(UInt8(ascii: ",")) }
                     let object = read.objects[rowid]!
                     if case .row(let format, let values) = object {
-                        format.write(values, to: &data)  // scalar properties only: nothing to expand
+                        format.writeObject(values, to: &data)  // scalar properties only: nothing to expand
                     } else {
                         data.append(try expansion.json(object, className: read.className, rowid: rowid,
                                                        version: read.version, index: index))
@@ -133,9 +133,9 @@ enum EventSerializer {
             oldFormat === newFormat
         {
             out.append("{\"newValue\":")
-            newFormat.writeChanges(old: oldValues, new: newValues, to: &out)
+            writeChangedFields(newFormat, old: oldValues, new: newValues, to: &out)
             out.append(",\"oldValue\":")
-            oldFormat.write(oldValues, to: &out)
+            oldFormat.writeObject(oldValues, to: &out)
             out.append(UInt8(ascii: "}"))
             return
         }
@@ -150,7 +150,7 @@ enum EventSerializer {
     /// One object as JSON text.
     static func write(_ object: EventObject, to out: inout EventJSONWriter) throws {
         if case .row(let format, let values) = object {
-            format.write(values, to: &out)
+            format.writeObject(values, to: &out)
         } else {
             out.append(try json(object))
         }
@@ -160,7 +160,7 @@ enum EventSerializer {
     static func json(_ object: EventObject) throws -> JSONValue {
         switch object {
         case .row(let format, let values):
-            return format.json(values)
+            return rowJSON(format, values)
         case .document(let document):
             return json(document)
         case .custom(let className, let text):

@@ -146,7 +146,7 @@ extension RealmInstance {
 
     /// Several rows as events capture them (rows that do not exist are left out), the rows not loaded at this
     /// version read 256 per statement.
-    func eventRowObjects(_ table: TableInfo, _ format: EventRowFormat, _ rowids: [Int64]) -> [Int64: EventObject] {
+    func eventRowObjects(_ table: TableInfo, _ format: EventRowWriter, _ rowids: [Int64]) -> [Int64: EventObject] {
         synchronized {
             var out: [Int64: EventObject] = [:]
             out.reserveCapacity(rowids.count)

@@ -5,7 +5,7 @@ import OutpostCore
 /// (links as primary keys, embedded objects inline), or the text its class's ``CustomEventRepresentable``
 /// conformance returned.
 enum EventObject: Sendable {
-    case row(EventRowFormat, [SQLiteValue])
+    case row(EventRowWriter, [SQLiteValue])
     case document(OutpostCore.Document)
     case custom(className: String, text: String)
 }

@@ -106,6 +106,8 @@ public enum AnyRealmValue: Hashable {
     }
 }
 
+/// `_store()` and `_load(_:)` convert between two representations without `Value` (docs/value-model.md): they are the
+/// persistence protocol every managed read and write of an `AnyRealmValue` goes through (a hot path).
 extension AnyRealmValue: _Persistable, RealmCollectionValue {
     public static var _typeInfo: _TypeInfo { _TypeInfo(.mixed, optional: true) }
     public static func _defaultValue() -> AnyRealmValue { .none }

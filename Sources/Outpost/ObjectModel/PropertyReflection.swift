@@ -80,7 +80,8 @@ enum PropertyReflection {
         { base in base.advanced(by: offset).assumingMemoryBound(to: P.self).pointee.content() }
     }
 
-    /// A reader specialised for `Persisted<V>` (V concrete at each call site below).
+    /// A reader specialised for `Persisted<V>` (V concrete at each call site below). Hot path (the insert buffer):
+    /// wrapper → stored value → column, not through `Value`, which would add a conversion per property of every `add`.
     @inline(__always)
     private static func scalarReader<V: _StorableValue & _Persistable>(_: V.Type, offset: Int) -> (UnsafeRawPointer) -> SQLiteValue {
         { base in

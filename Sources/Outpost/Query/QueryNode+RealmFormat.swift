@@ -114,7 +114,7 @@ struct RealmPredicateFormat {
 
     private static func argument(_ constant: QueryConstant) -> Any {
         switch constant {
-        case .value(let value): SyncValues.swiftValue(value)
+        case .value(let value): value.swiftValue
         case .object(let object): object
         case .list(let items): items.map(argument)
         case .geo(let shape): shape

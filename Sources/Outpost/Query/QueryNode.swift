@@ -52,21 +52,11 @@ enum QueryConstant {
 
     init(stored: _StoredValue) {
         switch stored {
-        case .null: self = .value(.null)
-        case .bool(let v): self = .value(.bool(v))
-        case .int(let v): self = .value(.int(v))
-        case .float(let v): self = .value(.float(v))
-        case .double(let v): self = .value(.double(v))
-        case .string(let v): self = .value(.string(v))
-        case .data(let v): self = .value(.data(v))
-        case .date(let v): self = .value(.date(v))
-        case .objectId(let v): self = .value(.objectId(v))
-        case .decimal128(let v): self = .value(.decimal128(v))
-        case .uuid(let v): self = .value(.uuid(v))
         case .object(let o): self = .object(o)
         case .list(let items): self = .list(items.map(QueryConstant.init(stored:)))
         case .dictionary:
             preconditionFailure("Cannot compare with a dictionary in a query")
+        default: self = .value(stored.value())
         }
     }
 

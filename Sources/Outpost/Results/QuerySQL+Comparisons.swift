@@ -19,8 +19,8 @@ extension QuerySQL {
     private mutating func side(_ operand: QueryOperand, table: TableInfo, alias: String) throws(QueryError) -> Side {
         switch operand {
         case .keyPath(let keyPath): return .path(try resolve(keyPath, table: table, alias: alias))
-        case .value(.array(let items)): return .list(items.map(Self.stored))
-        case .value(let value): return .constant(Self.stored(value))
+        case .value(.array(let items)): return .list(items.map { _StoredValue($0) })
+        case .value(let value): return .constant(_StoredValue(value))
         case .argument(let index):
             let value = try argument(index)
             // A list in an AnyRealmValue is one value (a nested collection); any other array a list of values.
@@ -30,7 +30,7 @@ extension QuerySQL {
             var items: [_StoredValue] = []
             for operand in operands {
                 switch operand {
-                case .value(let value): items.append(Self.stored(value))
+                case .value(let value): items.append(_StoredValue(value))
                 case .argument(let index): items.append(try argument(index))
                 default: throw QueryError(.invalidArgument, "a list may only hold values and arguments")
                 }
@@ -319,6 +319,8 @@ extension QuerySQL {
         QueryError(.typeMismatch, "Unsupported comparison between type '\(typeName(left))' and type '\(rightTypeName)'")
     }
 
+    /// Hot path (query binding): a stored value as the parameter a mixed column is compared with, straight to the
+    /// column's tagged JSON (``ValueCoding``), as rows store it; a `Value` in between would be a detour.
     private static func encodeMixed(_ v: _StoredValue) throws(QueryError) -> SQLiteValue {
         // Mixed columns hold tagged JSON; compare against the same text.
         let json = ValueCoding.mixed(v) { $0._row?.rowid ?? -1 }  // an unmanaged object: a row no link names
@@ -331,6 +333,8 @@ extension QuerySQL {
         }
     }
 
+    /// Hot path (query binding): a collection element's stored JSON as the parameter `json_each` values are compared
+    /// with (numbers, strings and booleans as themselves); not through `Value`, as the element is in stored form.
     static func sqlite(_ json: JSONValue) -> SQLiteValue {
         switch json {
         case .null: .null
@@ -350,25 +354,6 @@ extension QuerySQL {
         case (.int, .decimal128(let d)): return .double(d.doubleValue)
         case (.double, .decimal128(let d)), (.float, .decimal128(let d)): return .double(d.doubleValue)
         default: return nil
-        }
-    }
-
-    static func stored(_ v: Value) -> _StoredValue {
-        switch v {
-        case .null: .null
-        case .bool(let b): .bool(b)
-        case .int(let i): .int(i)
-        case .float(let f): .float(f)
-        case .double(let d): .double(d)
-        case .string(let s): .string(s)
-        case .data(let d): .data(d)
-        case .date(let d): .date(d)
-        case .objectId(let o): .objectId(o)
-        case .decimal128(let d): .decimal128(d)
-        case .uuid(let u): .uuid(u)
-        case .array(let a): .list(a.map(stored))
-        case .document(let d): .dictionary(d.fields.mapValues(stored))
-        case .link: .null
         }
     }
 

@@ -3,6 +3,9 @@ import OutpostCore
 
 /// Converts stored values to and from SQLite columns (scalars) and JSON (collection elements and
 /// `AnyRealmValue`). The formats are documented in docs/storage.md.
+///
+/// Hot path (every managed property read and write, the insert buffer, query binding): stored values and columns meet
+/// here directly, not through `Value` (docs/value-model.md), which would add a conversion to each of them.
 enum ValueCoding {
     // MARK: Scalars in their own column
 

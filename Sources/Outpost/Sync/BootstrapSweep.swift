@@ -64,7 +64,7 @@ extension RealmInstance {
             else { continue }
             for row in rows {
                 guard row.count == 2, case .integer(let rowid) = row[0] else { continue }
-                let key = SyncValues.scalar(ValueCoding.scalar(row[1], type: type))
+                let key = row[1].value(type: type)
                 let text = PendingLocalChanges.key(table.schema.className, key)
                 guard !sweep.holds(table, key: text), !pending.isCreated(text) else { continue }
                 deleteRow(self.row(table, rowid))

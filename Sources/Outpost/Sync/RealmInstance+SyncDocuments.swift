@@ -34,17 +34,13 @@ extension RealmInstance {
 
     /// A stored value as a protocol value: embedded objects as documents, other objects as links.
     func syncValue(_ stored: _StoredValue) -> Value {
-        switch stored {
-        case .object(let object):
+        stored.value { object in
             guard let row = object._row else { return .null }
             let table = row.table
             if table.schema.isEmbedded {
                 return syncDocument(table, rowid: row.rowid).map { .document($0) } ?? .null
             }
             return .link(className: table.className, primaryKey: syncPrimaryKey(row))
-        case .list(let items): return .array(items.map(syncValue))
-        case .dictionary(let d): return .document(OutpostCore.Document(d.mapValues(syncValue)))
-        default: return SyncValues.scalar(stored)
         }
     }
 
@@ -52,16 +48,15 @@ extension RealmInstance {
     func syncPrimaryKey(_ row: ManagedRow) -> Value {
         row.ensureLoaded()
         guard let pk = row.table.primaryKeyProperty, let column = row.table.columnOfProperty[pk] else { return .null }
-        return SyncValues.scalar(ValueCoding.scalar(row.values[column], type: row.table.schema.allProperties[pk].type))
+        return row.values[column].value(type: row.table.schema.allProperties[pk].type)
     }
 
     /// The rowid of the object of `table` with this primary key.
     func syncRowid(_ table: TableInfo, primaryKey: Value) -> Int64? {
         guard let pkIndex = table.primaryKeyProperty else { return nil }
         let property = table.schema.allProperties[pkIndex]
-        guard let stored = ValueConversion.stored(SyncValues.swiftValue(primaryKey), realm: self),
-            let converted = stored.isNull ? stored : Self.convert(stored, to: property.type)
-        else { return nil }
+        let stored = _StoredValue(primaryKey)
+        guard let converted = stored.isNull ? stored : Self.convert(stored, to: property.type) else { return nil }
         return existingRow(table, primaryKey: ValueCoding.column(converted), property: property)
     }
 
@@ -93,7 +88,7 @@ extension RealmInstance {
         case .int(let v) where property.type == .int:
             return v
         default:
-            return SyncValues.swiftValue(value)
+            return value.swiftValue
         }
     }
 
@@ -133,7 +128,7 @@ extension RealmInstance {
             guard let (i, property) = table.property(column: name) else { continue }
             dictionary[property.name] = syncSwiftValue(value, property: schema.allProperties[i])
         }
-        if let pk = table.primaryKeyProperty { dictionary[schema.allProperties[pk].name] = SyncValues.swiftValue(primaryKey) }
+        if let pk = table.primaryKeyProperty { dictionary[schema.allProperties[pk].name] = primaryKey.swiftValue }
         guard let contents = ValueConversion.contents(of: dictionary, for: table, realm: self) else { return }
         _ = insertRow(table, contents: contents, update: .error, object: nil)  // a failure is recorded for the commit
     }

@@ -116,21 +116,7 @@ extension RealmInstance {
     /// A protocol value as the column value the general path would store for `property`, or nil when it is not a
     /// scalar of a convertible type (or null for a required property).
     static func syncColumn(_ value: Value, property: Property) -> SQLiteValue? {
-        let stored: _StoredValue
-        switch value {
-        case .null: return property.isOptional ? .null : nil
-        case .bool(let v): stored = .bool(v)
-        case .int(let v): stored = .int(v)
-        case .float(let v): stored = .float(v)
-        case .double(let v): stored = .double(v)
-        case .string(let v): stored = .string(v)
-        case .data(let v): stored = .data(v)
-        case .date(let v): stored = .date(v)
-        case .objectId(let v): stored = .objectId(v)
-        case .decimal128(let v): stored = .decimal128(v)
-        case .uuid(let v): stored = .uuid(v)
-        case .array, .document, .link: return nil
-        }
-        return convert(stored, to: property.type).map(ValueCoding.column)
+        if value.isNull { return property.isOptional ? .null : nil }
+        return SQLiteValue(value, type: property.type)
     }
 }

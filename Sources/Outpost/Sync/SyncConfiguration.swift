@@ -41,7 +41,12 @@ public struct SyncConfiguration: @unchecked Sendable {  // the initial-subscript
 
     /// The partition value in the protocol's value form.
     var partitionProtocolValue: Value? {
-        partitionValue.map(SyncValues.value(of:))
+        partitionValue.map(Self.protocolValue(ofPartition:))
+    }
+
+    /// A partition value in the protocol's value form (`.null` for the BSON types outpost-server does not store).
+    static func protocolValue(ofPartition bson: AnyBSON) -> Value {
+        (try? BSONConversion.value(bson, path: "partitionValue")) ?? .null
     }
 }
 

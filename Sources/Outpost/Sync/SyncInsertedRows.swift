@@ -1,7 +1,7 @@
 import Foundation
 
 /// The column values of the rows one transaction inserted into one table, as the insert bound them, kept by the
-/// `SyncRecorder` so that the commit writes the upload's `create` instructions from them (`SyncCreateFormat`)
+/// `SyncRecorder` so that the commit writes the upload's `create` instructions from them (`RowJSONWriter`)
 /// instead of reading every new row back.
 ///
 /// Only a run of consecutive rowids is kept (the rowids the insert buffer hands out). Anything else — a rowid out

@@ -42,7 +42,7 @@ final class SyncRecorder: CommitObserver {
     }
 
     /// Keeps a new object's column values as they were written, for a class whose creates are written from them
-    /// (`SyncCreateFormat`): the commit then need not read the rows back.
+    /// (``TableInfo/syncCreateFormat``): the commit then need not read the rows back.
     func didInsert(_ table: TableInfo, rowid: Int64, values: [SQLiteValue]) {
         guard !isApplyingDownload, table.syncCreateFormat != nil else { return }
         inserted[ObjectIdentifier(table), default: SyncInsertedRows(first: rowid)].append(rowid, values)
@@ -135,7 +135,7 @@ extension RealmInstance {
     /// The upload instructions of a transaction, written as the changeset's JSON array: erases, then creates
     /// (whole objects), then field sets. Changes inside embedded objects become a set of the owning object's whole
     /// top-level field. New objects of classes with only scalar properties are written straight from their rows
-    /// (`SyncCreateFormat`), 256 rows per read.
+    /// (``TableInfo/syncCreateFormat``), 256 rows per read.
     func syncInstructions(for changes: ChangeSet, deletedKeys: [String: [Int64: Value]]) -> UploadInstructions {
         let classNames = changes.tables.keys.sorted()
         // Erases first, then the creates written straight after them, then the sets.

@@ -19,7 +19,7 @@ extension User {
     ) -> Realm.Configuration {
         var configuration = Realm.Configuration()
         configuration.fileURL = syncDirectory.appendingPathComponent(
-            SyncFileNames.partitionFileName(SyncValues.value(of: partitionValue)))
+            SyncFileNames.partitionFileName(SyncConfiguration.protocolValue(ofPartition: partitionValue)))
         configuration.syncConfiguration = SyncConfiguration(
             user: self, partitionValue: partitionValue, enableFlexibleSync: false, clientResetMode: clientResetMode,
             cancelAsyncOpenOnNonFatalErrors: cancelAsyncOpenOnNonFatalErrors)

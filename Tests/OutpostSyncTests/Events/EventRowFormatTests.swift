@@ -69,10 +69,10 @@ final class EvMapped: Object {
         let format = try #require(table.eventRowFormat)
         let values = try #require(instance.eventRowValues(table, object._row!.rowid))
         let general = EventSerializer.json(try #require(instance.syncDocument(table, rowid: object._row!.rowid)))
-        #expect(format.json(values) == general)
+        #expect(EventSerializer.rowJSON(format, values) == general)
         guard case .object(let fields) = general else { Issue.record("not an object"); return }
         #expect(Set(fields.keys) == ["_id", "label_text", "score_n"])
-        #expect(text { format.write(values, to: &$0) }.contains(#""label_text":"a""#))
+        #expect(text { format.writeObject(values, to: &$0) }.contains(#""label_text":"a""#))
     }
 
     /// Adds `count` filled `EvScalars` objects in one write.
@@ -104,8 +104,8 @@ final class EvMapped: Object {
         for rowid in rowids {
             let values = try #require(instance.eventRowValues(table, rowid))
             let general = EventSerializer.json(try #require(instance.syncDocument(table, rowid: rowid)))
-            #expect(text { format.write(values, to: &$0) } == general.text)
-            #expect(format.json(values) == general)
+            #expect(text { format.writeObject(values, to: &$0) } == general.text)
+            #expect(EventSerializer.rowJSON(format, values) == general)
             before[rowid] = values
         }
         // Modifications: only the fields whose JSON changed, as the general path filters them.
@@ -114,11 +114,12 @@ final class EvMapped: Object {
         }
         for rowid in rowids {
             let after = try #require(instance.eventRowValues(table, rowid))
-            guard case .object(let oldFields) = format.json(before[rowid]!),
-                case .object(let newFields) = format.json(after)
+            guard case .object(let oldFields) = EventSerializer.rowJSON(format, before[rowid]!),
+                case .object(let newFields) = EventSerializer.rowJSON(format, after)
             else { Issue.record("not objects"); continue }
             let expected = JSONValue.object(newFields.filter { oldFields[$0.key] != $0.value }).text
-            #expect(text { format.writeChanges(old: before[rowid]!, new: after, to: &$0) } == expected)
+            let changed = text { EventSerializer.writeChangedFields(format, old: before[rowid]!, new: after, to: &$0) }
+            #expect(changed == expected)
         }
     }
 
@@ -147,14 +148,14 @@ final class EvMapped: Object {
         let modified = Array(rowids.dropFirst(5)).sorted()
         let modifications = try modified.map { rowid -> JSONValue in
             let after = try #require(instance.eventRowValues(table, rowid))
-            guard case .object(let oldFields) = format.json(before[rowid]!),
-                case .object(let newFields) = format.json(after)
+            guard case .object(let oldFields) = EventSerializer.rowJSON(format, before[rowid]!),
+                case .object(let newFields) = EventSerializer.rowJSON(format, after)
             else { throw Realm.Error(.fail, "not objects") }
             return .object(["newValue": .object(newFields.filter { oldFields[$0.key] != $0.value }),
-                            "oldValue": format.json(before[rowid]!)])
+                            "oldValue": EventSerializer.rowJSON(format, before[rowid]!)])
         }
         let expected = JSONValue.object(["EvScalars": .object([
-            "deletions": .array(deleted.map { format.json(before[$0]!) }),
+            "deletions": .array(deleted.map { EventSerializer.rowJSON(format, before[$0]!) }),
             "modifications": .array(modifications),
         ])]).text
         let stored = try storedEvents(realm)
@@ -190,10 +191,11 @@ final class EvMapped: Object {
             let before = try #require(realm.instance.eventRowValues(table, rowid))
             try realm.write { change(o) }
             let after = try #require(realm.instance.eventRowValues(table, rowid))
-            guard case .object(let oldFields) = format.json(before), case .object(let newFields) = format.json(after)
+            guard case .object(let oldFields) = EventSerializer.rowJSON(format, before),
+                case .object(let newFields) = EventSerializer.rowJSON(format, after)
             else { Issue.record("not objects"); continue }
             let expected = JSONValue.object(newFields.filter { oldFields[$0.key] != $0.value }).text
-            #expect(text { format.writeChanges(old: before, new: after, to: &$0) } == expected)
+            #expect(text { EventSerializer.writeChangedFields(format, old: before, new: after, to: &$0) } == expected)
         }
     }
 

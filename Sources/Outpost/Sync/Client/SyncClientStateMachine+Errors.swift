@@ -48,7 +48,7 @@ extension SyncClientStateMachine {
     }
 
     static func compensatingWriteInfo(_ update: RejectedUpdate) -> CompensatingWriteInfo {
-        CompensatingWriteInfo(objectType: update.table, primaryKey: SyncValues.anyRealmValue(update.primaryKey),
+        CompensatingWriteInfo(objectType: update.table, primaryKey: AnyRealmValue(update.primaryKey),
                               reason: update.reason)
     }
 
