@@ -67,7 +67,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The admin console's page, script and style sheet, copied byte for byte into the target's resource
+            // bundle (`Bundle.module`), which must ship beside the `outpost-server` executable (docs/server.md).
+            resources: [.copy("Admin/Console")]
         ),
         // The server executable: parses arguments and configuration, runs the service. No logic.
         .executableTarget(
