@@ -56,6 +56,25 @@ import Testing
         #expect(m.reset == nil)
     }
 
+    @Test func nothingIsSentForASessionTheServerEndedWhileTheResetBegins() {
+        var m = T.machine()
+        T.connected(&m)
+        #expect(T.lines(m.received(T.error(211, action: .clientReset), text: "", context: context)) == ["begin reset recover"])
+        // While `beforeReset` runs: a waiter's mark, a local change and a tick send nothing.
+        #expect(m.waitForDownload(UUID()).isEmpty)
+        #expect(m.localChange().isEmpty)
+        #expect(m.tick(at: T.start.addingTimeInterval(600), readerWaiting: false).isEmpty)
+        #expect(T.lines(m.clientResetBegun(.recover, storedUploadAck: nil)) == ["close"])
+        // The next connection asks for the waiter's mark once the reset is done.
+        _ = m.connectionEnded(.closed, at: T.start, jitter: 0)
+        m.socketOpened(number: 2, at: T.start, pingPeriod: 60_000, pongTimeout: 120_000)
+        _ = m.bind(T.snapshot(ident: nil, pending: [1], resetUnderWay: true), recorded: [:])
+        _ = m.received(.ident(session: 1, fileIdent: 8, salt: 1), text: "", context: context)
+        let last = T.applyAll(&m, m.received(T.download(3, query: 1, batch: .lastInBatch), text: "{}", context: context))
+        #expect(T.lines(last).contains("send mark 1"))
+        #expect(T.lines(last).contains("finish reset"))
+    }
+
     @Test func recoverModesFallBackAsTheOriginalDoes() {
         let noRecovery = T.error(211, action: .clientResetNoRecovery)
         var recover = T.machine(mode: .recoverUnsyncedChanges())
