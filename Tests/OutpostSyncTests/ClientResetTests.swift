@@ -1,5 +1,6 @@
 import Foundation
 @testable import Outpost
+import OutpostCore
 import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -366,7 +367,7 @@ import Testing
         let path = directory.appendingPathComponent("gone.realm").path
         let backup = ClientResetBackup.path(for: path, at: Date(timeIntervalSince1970: 0))
         #expect(backup == directory.appendingPathComponent("recovered-realms/gone-19700101T000000Z.realm").path)
-        let app = App(id: "reset-gone", configuration: Outpost.AppConfiguration(baseURL: "http://127.0.0.1:9", rootDirectory: directory))
+        let app = App(id: "reset-gone", configuration: AppConfiguration(baseURL: "http://127.0.0.1:9", rootDirectory: directory))
         SyncSession.immediatelyHandleError(SyncError.ActionToken(originalPath: path, backupPath: backup), syncManager: app.syncManager)
         #expect(!FileManager.default.fileExists(atPath: backup))
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -448,7 +449,7 @@ import Testing
     /// given, else the development app — and a client `App` for it with its reports installed. Afterwards, also
     /// when `body` throws, the users are logged out and the server is stopped.
     func withRestorableServer(
-        _ name: String, appId: String = OutpostServer.AppConfiguration.developmentAppId, appConfig: String? = nil,
+        _ name: String, appId: String = AppDefinition.developmentAppId, appConfig: String? = nil,
         _ body: (RestorableServer, App, SyncReports) async throws -> Void
     ) async throws {
         let directory = try KillTests.temporaryDirectory(name)
@@ -460,7 +461,7 @@ import Testing
             arguments = ["--config", file.path]
         }
         let server = try await RestorableServer(directory: directory, arguments: arguments)
-        let app = App(id: appId, configuration: Outpost.AppConfiguration(
+        let app = App(id: appId, configuration: AppConfiguration(
             baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
         let reports = SyncReports()
         reports.install(on: app)
