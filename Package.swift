@@ -124,16 +124,18 @@ let package = Package(
         // Sync client benchmarks: write → visible latency, upload and first open, each beside its baseline.
         .executableTarget(
             name: "outpost-sync-bench",
-            dependencies: ["Outpost", "OutpostServerTesting", "CSQLite"],
+            dependencies: ["Outpost", "OutpostCore", "OutpostServerTesting", "CSQLite"],
             path: "Benchmarks/outpost-sync-bench"
         ),
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore", "OutpostCoreTesting"]),
-        .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostTesting", "OutpostCoreTesting"]),
+        .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostCore", "OutpostTesting", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting", "OutpostCoreTesting"]),
         // The client's App, users, synced Realms and MongoClient against real servers (in-process and processes).
         .testTarget(
             name: "OutpostSyncTests",
-            dependencies: ["Outpost", "OutpostTesting", "OutpostServer", "OutpostServerTesting", "OutpostCoreTesting"]
+            dependencies: [
+                "Outpost", "OutpostCore", "OutpostTesting", "OutpostServer", "OutpostServerTesting", "OutpostCoreTesting",
+            ]
         ),
         // The seed pages' samples in Swift 5 language mode (every other target builds in Swift 6 mode).
         .testTarget(

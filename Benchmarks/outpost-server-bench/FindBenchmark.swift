@@ -36,7 +36,7 @@ enum FindBenchmark {
         defer { directory.remove() }
         let path = directory.path("server.sqlite")
         let storage = try SQLiteStorage(path: path)
-        var app = try AppConfiguration(jsonText: appConfiguration)
+        var app = try AppDefinition(jsonText: appConfiguration)
         app.dataAPI.enabled = true
         let result = try await withTestServer(configuration: app, storage: storage) { server in
             let login = try await server.client.post(server.clientPath("auth/providers/anon-user/login"))

@@ -26,7 +26,7 @@ enum ImportBenchmark {
         }
         handle.write(Data(chunk.utf8))
         try handle.close()
-        let app = try AppConfiguration(jsonText: Workload.appConfiguration)
+        let app = try AppDefinition(jsonText: Workload.appConfiguration)
         let outpost = try await withTestServer(configuration: app, storage: storage) { server in
             let key = try String(contentsOf: server.dataDirectory.appendingPathComponent("admin-key"), encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -16,7 +16,7 @@ enum IngestBenchmark {
         let directory = try TemporaryDirectory("ingest")
         defer { directory.remove() }
         let (storage, pgSchema) = try await Self.storage(driver: driver, in: directory)
-        let app = try AppConfiguration(jsonText: Workload.appConfiguration)
+        let app = try AppDefinition(jsonText: Workload.appConfiguration)
         let outpost = try await withTestServer(configuration: app, storage: storage) { server in
             let login = try await server.client.post(server.clientPath("auth/providers/anon-user/login"))
             guard let token = login["access_token"], let userId = login["user_id"] else { throw TestServerError(login.text) }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Outpost
+import OutpostCore
 import OutpostServerTesting
 
 // The sync client's speed goals (issue #4), each beside its baseline in the same run:

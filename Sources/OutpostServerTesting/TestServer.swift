@@ -11,7 +11,7 @@ public struct TestServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     /// The served app.
-    public let app: AppConfiguration
+    public let app: AppDefinition
     public var appId: String { app.appId }
     /// The server's storage (inspect it, or seed it).
     public let storage: any ServerStorage
@@ -52,7 +52,7 @@ public struct TestServerError: Error, CustomStringConvertible {
 ///   - passwordHashingPool: the threads PBKDF2 runs on (a test of hashing under load may give it its own).
 ///   - tuning: changes the server configuration (timeouts, limits) before the server starts.
 public func withTestServer<T>(
-    configuration: AppConfiguration = .development(appId: "test-app"),
+    configuration: AppDefinition = .development(appId: "test-app"),
     storage: (any ServerStorage)? = nil,
     handler: (any SyncConnectionHandler)? = nil,
     dataDirectory: URL? = nil,

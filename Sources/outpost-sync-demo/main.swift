@@ -42,7 +42,7 @@ func withEmbeddedServer(_ body: @escaping @Sendable (String) async throws -> Voi
     let (ports, portContinuation) = AsyncStream<Int>.makeStream()
     let server = try OutpostServerApplication(
         configuration: OutpostServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: dataDirectory),
-        app: try OutpostServer.AppConfiguration(jsonText: appJSON),
+        app: try AppDefinition(jsonText: appJSON),
         storage: try SQLiteStorage(path: dataDirectory.appendingPathComponent("outpost.sqlite").path), logger: logger
     ) { info in portContinuation.yield(info.port) }
     let group = ServiceGroup(configuration: .init(services: [server], logger: logger))

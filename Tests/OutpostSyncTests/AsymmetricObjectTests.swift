@@ -19,8 +19,8 @@ final class AsymPlace: EmbeddedObject {
 /// `AsymmetricObject` against a real server whose app lists the collection in `asymmetric_tables`: created objects
 /// upload and leave the device, the server inserts them once, and nothing of them is downloaded.
 @Suite(.timeLimit(.minutes(2))) struct AsymmetricObjectTests {
-    static func serverApp(_ appId: String) -> OutpostServer.AppConfiguration {
-        var app = OutpostServer.AppConfiguration.development(appId: appId)
+    static func serverApp(_ appId: String) -> AppDefinition {
+        var app = AppDefinition.development(appId: appId)
         app.sync.asymmetricTables = ["AsymReading"]
         return app
     }

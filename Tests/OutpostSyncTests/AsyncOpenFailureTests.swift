@@ -137,7 +137,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await OutpostServerProcess.launch(
             arguments: ["--port", "0", "--data-dir", directory.appendingPathComponent("server").path])
-        let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: Outpost.AppConfiguration(
+        let app = App(id: AppDefinition.developmentAppId, configuration: AppConfiguration(
             baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(connectTimeout: connectTimeout, connectionLingerTime: 200),
             rootDirectory: directory.appendingPathComponent("client")))
         app.syncManager.logLevel = .warn

@@ -139,7 +139,7 @@ import Testing
         try await TemporaryDirectory.with(appId) { directory in
             let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
             try await storage.prepare()
-            let app = OutpostServer.AppConfiguration.development(appId: appId)
+            let app = AppDefinition.development(appId: appId)
             let settings = try SyncAppSettings(app: app)
             let handler = makeHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
             try await withTestServer(configuration: app, storage: storage, handler: handler) { server in
@@ -209,7 +209,7 @@ final class SlowBootstrapHandler: SyncConnectionHandler {
 
     init(_ engine: SyncEngine) { self.engine = engine }
 
-    func serve(_ connection: OutpostServer.SyncConnection) async {
+    func serve(_ connection: SyncConnection) async {
         let pauseValue = pauseValue
         let injected = injected
         let send: @Sendable (String) async throws -> Void = { text in
@@ -225,7 +225,7 @@ final class SlowBootstrapHandler: SyncConnectionHandler {
                 try await connection.send(error)
             }
         }
-        await engine.serve(OutpostServer.SyncConnection(
+        await engine.serve(SyncConnection(
             user: connection.user, inbound: connection.inbound, send: send, close: connection.close,
             remoteAddress: connection.remoteAddress))
     }

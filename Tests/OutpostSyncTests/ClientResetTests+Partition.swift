@@ -1,5 +1,6 @@
 import Foundation
 @testable import Outpost
+import OutpostCore
 import OutpostServer
 import OutpostServerTesting
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Outpost
+import OutpostCore
 import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -51,7 +52,7 @@ extension ClientResetTests {
     /// given, else the development app — and a client `App` for it with its reports installed. Afterwards, also
     /// when `body` throws, the users are logged out and the server is stopped.
     func withRestorableServer(
-        _ name: String, appId: String = OutpostServer.AppConfiguration.developmentAppId, appConfig: String? = nil,
+        _ name: String, appId: String = AppDefinition.developmentAppId, appConfig: String? = nil,
         _ body: (RestorableServer, App, SyncReports) async throws -> Void
     ) async throws {
         let directory = try KillTests.temporaryDirectory(name)
@@ -63,7 +64,7 @@ extension ClientResetTests {
             arguments = ["--config", file.path]
         }
         let server = try await RestorableServer(directory: directory, arguments: arguments)
-        let app = App(id: appId, configuration: Outpost.AppConfiguration(
+        let app = App(id: appId, configuration: AppConfiguration(
             baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
         let reports = SyncReports()
         reports.install(on: app)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Outpost
+import OutpostCore
 import OutpostServer
 import OutpostServerTesting
 import Testing
@@ -288,7 +289,7 @@ import Testing
         let path = directory.appendingPathComponent("gone.realm").path
         let backup = ClientResetBackup.path(for: path, at: Date(timeIntervalSince1970: 0))
         #expect(backup == directory.appendingPathComponent("recovered-realms/gone-19700101T000000Z.realm").path)
-        let app = App(id: "reset-gone", configuration: Outpost.AppConfiguration(baseURL: "http://127.0.0.1:9", rootDirectory: directory))
+        let app = App(id: "reset-gone", configuration: AppConfiguration(baseURL: "http://127.0.0.1:9", rootDirectory: directory))
         SyncSession.immediatelyHandleError(SyncError.ActionToken(originalPath: path, backupPath: backup), syncManager: app.syncManager)
         #expect(!FileManager.default.fileExists(atPath: backup))
         #expect(!FileManager.default.fileExists(atPath: path))

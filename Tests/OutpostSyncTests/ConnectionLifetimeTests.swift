@@ -11,7 +11,7 @@ import Testing
     /// whose connect was cancelled stayed open, with its pings, for as long as the process lived.
     @Test func suspendingWhileConnectingLeavesNoSocketOpen() async throws {
         let storage = MemoryStorage()
-        let app = OutpostServer.AppConfiguration.development(appId: "lifetime")
+        let app = AppDefinition.development(appId: "lifetime")
         let settings = try SyncAppSettings(app: app)
         let engine = SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil }
         try await withTestServer(configuration: app, storage: storage, handler: engine) { server in

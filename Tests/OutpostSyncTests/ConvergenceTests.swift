@@ -1,5 +1,6 @@
 import Foundation
 import Outpost
+import OutpostCore
 import OutpostCoreTesting
 import OutpostServer
 import OutpostServerTesting
@@ -131,7 +132,7 @@ struct ConvergenceMismatch: Error, CustomStringConvertible {
         defer { try? FileManager.default.removeItem(at: directory) }
         let dataDirectory = directory.appendingPathComponent("server")
         let process = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", dataDirectory.path])
-        let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: Outpost.AppConfiguration(
+        let app = App(id: AppDefinition.developmentAppId, configuration: AppConfiguration(
             baseURL: process.baseURL, rootDirectory: directory.appendingPathComponent("client")))
         app.syncManager.logLevel = .warn
         var storage: SQLiteStorage?
@@ -143,7 +144,7 @@ struct ConvergenceMismatch: Error, CustomStringConvertible {
         do {
             let opened = try SQLiteStorage(path: dataDirectory.appendingPathComponent("outpost.sqlite").path)
             storage = opened
-            try await body(ConvergenceServer(storage: opened, appId: OutpostServer.AppConfiguration.developmentAppId), app)
+            try await body(ConvergenceServer(storage: opened, appId: AppDefinition.developmentAppId), app)
         } catch {
             await cleanUp()
             throw error

@@ -28,7 +28,7 @@ final class NumberedItem: Object {
         let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", dataDirectory.path])
         do {
             let root = directory.appendingPathComponent("probe")
-            let appId = OutpostServer.AppConfiguration.developmentAppId
+            let appId = AppDefinition.developmentAppId
             var printed: [Int] = []
             for run in 0..<3 {
                 // More commits than a run can make before the kill: uploads now go out while the probe commits, and
@@ -79,7 +79,7 @@ final class NumberedItem: Object {
         let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir",
                                                                        directory.appendingPathComponent("server").path])
         do {
-            let appId = OutpostServer.AppConfiguration.developmentAppId
+            let appId = AppDefinition.developmentAppId
             // 20,000 objects on the server, uploaded by a client in this process.
             let app = App(id: appId, configuration: AppConfiguration(
                 baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("writer")))
@@ -149,8 +149,8 @@ final class NumberedItem: Object {
         var server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", dataDirectory.path])
         let port = server.port
         let clientRoot = directory.appendingPathComponent("client")
-        let app = App(id: OutpostServer.AppConfiguration.developmentAppId,
-                      configuration: Outpost.AppConfiguration(baseURL: server.baseURL, rootDirectory: clientRoot))
+        let app = App(id: AppDefinition.developmentAppId,
+                      configuration: AppConfiguration(baseURL: server.baseURL, rootDirectory: clientRoot))
         let reports = SyncReports()
         reports.install(on: app)
         var user: User?
@@ -265,7 +265,7 @@ final class NumberedItem: Object {
                                          sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let storage = try SQLiteStorage(path: dataDirectory.appendingPathComponent("outpost.sqlite").path)
         do {
-            let appId = OutpostServer.AppConfiguration.developmentAppId
+            let appId = AppDefinition.developmentAppId
             let documents = try await storage.documents(appId: appId, collection: collection)
             let held = documents.compactMap { document -> Int? in
                 if case .int(let n)? = document["number"] { return Int(n) }

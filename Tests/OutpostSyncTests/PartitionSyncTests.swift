@@ -32,8 +32,8 @@ final class UUIDNote: Object {
     @Persisted var text: String
 }
 
-func partitionServerApp(appId: String = "pbs-app", type: String = "string") throws -> OutpostServer.AppConfiguration {
-    try OutpostServer.AppConfiguration(jsonText: """
+func partitionServerApp(appId: String = "pbs-app", type: String = "string") throws -> AppDefinition {
+    try AppDefinition(jsonText: """
         {
           "app_id": "\(appId)",
           "auth": { "anonymous": { "enabled": true } },
@@ -49,7 +49,7 @@ func partitionServerApp(appId: String = "pbs-app", type: String = "string") thro
     /// `.permissionDeniedError` with a token from `deleteRealmUserInfo()` (and no client-reset info), and
     /// `immediatelyHandleError` deletes the file once its Realms are closed.
     @Test func aPartitionTheUserMayNotReadGivesATokenThatDeletesTheFile() async throws {
-        let config = try OutpostServer.AppConfiguration(jsonText: """
+        let config = try AppDefinition(jsonText: """
             { "app_id": "pbs-denied", "auth": { "anonymous": { "enabled": true } },
               "sync": { "mode": "partition", "development_mode_enabled": true,
                         "partition": { "key": "_partition", "type": "string",

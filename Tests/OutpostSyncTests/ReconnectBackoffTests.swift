@@ -18,7 +18,7 @@ import Testing
         let timed = LockedLines()  // the sync log with the time since the start, printed if the test fails
         let start = ContinuousClock.now
         do {
-            let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: AppConfiguration(
+            let app = App(id: AppDefinition.developmentAppId, configuration: AppConfiguration(
                 baseURL: server.baseURL, rootDirectory: directory.appendingPathComponent("client")))
             let lines = LockedLines()
             app.syncManager.logLevel = .debug

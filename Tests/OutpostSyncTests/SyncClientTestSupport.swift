@@ -13,8 +13,8 @@ final class Item: Object {
 }
 
 /// The seed page's app: role `owner-read-write`, `complexity` and `ownerId` queryable, development mode on.
-func seedServerApp(appId: String = "seed-app") throws -> OutpostServer.AppConfiguration {
-    try OutpostServer.AppConfiguration(jsonText: """
+func seedServerApp(appId: String = "seed-app") throws -> AppDefinition {
+    try AppDefinition(jsonText: """
         {
           "app_id": "\(appId)",
           "auth": { "anonymous": { "enabled": true }, "email_password": { "enabled": true, "auto_confirm": true } },

@@ -309,7 +309,7 @@ extension SyncSessionTests {
         let server = try await OutpostServerProcess.launch(
             arguments: ["--port", "0", "--data-dir", directory.appendingPathComponent("server").path])
         do {
-            let app = App(id: OutpostServer.AppConfiguration.developmentAppId, configuration: AppConfiguration(
+            let app = App(id: AppDefinition.developmentAppId, configuration: AppConfiguration(
                 baseURL: server.baseURL, syncTimeouts: SyncTimeoutOptions(pingKeepalivePeriod: 8_000, pongKeepaliveTimeout: 7_000),
                 rootDirectory: directory.appendingPathComponent("client")))
             let log = KillTests.LockedValue<[String]>([])

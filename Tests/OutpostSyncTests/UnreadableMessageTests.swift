@@ -13,7 +13,7 @@ import Testing
         try await TemporaryDirectory.with("unreadable") { directory in
             let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
             try await storage.prepare()
-            let app = OutpostServer.AppConfiguration.development(appId: "unreadable")
+            let app = AppDefinition.development(appId: "unreadable")
             let settings = try SyncAppSettings(app: app)
             let proxy = CorruptingSyncHandler(SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil })
             try await withTestServer(configuration: app, storage: storage, handler: proxy) { server in

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// What the client reads from an access token (a JWT) without verifying it: its expiry.
 enum AccessTokenClaims {

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 extension App {
     /// Logs in with `credentials` and makes the user the ``currentUser``.

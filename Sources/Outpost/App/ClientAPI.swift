@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// The client side of outpost-server's client API (`/api/client/v2.0/app/{appId}/…`): one JSON request at a
 /// time through the configured ``RLMNetworkTransport``, failures turned into ``AppError``s.

@@ -1,3 +1,5 @@
+import OutpostCore
+
 /// How a user logs in, as Realm Swift's `Credentials`.
 ///
 /// outpost-server supports ``anonymous``, ``emailPassword(email:password:)``, API keys (``userAPIKey(_:)``;

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 extension User {
     /// How long before its expiry an access token is refreshed.

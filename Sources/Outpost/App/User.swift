@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// A user of an ``App``, as Realm Swift's `User`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// One identity of a ``User``: the auth provider and the provider's id of the user (Realm's `UserIdentity`). A user
 /// has one per provider it logged in with or linked (``User/linkUser(credentials:)``).

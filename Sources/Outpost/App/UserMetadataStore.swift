@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// What the app remembers about one user across restarts.
 struct UserRecord: Sendable, Equatable {

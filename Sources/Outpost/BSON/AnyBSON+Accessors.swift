@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 extension AnyBSON {
     /// The value if this is an `.int32`, else nil.

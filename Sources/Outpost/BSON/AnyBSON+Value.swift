@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// The one place where Realm's ``AnyBSON`` meets OutpostCore's `Value` (the server's document model, sent as
 /// Extended JSON).

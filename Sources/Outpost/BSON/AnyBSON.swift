@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// A BSON value, as in Realm Swift: what ``MongoCollection`` reads and writes, and what ``User/customData`` holds.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// A type that has a BSON representation, as in Realm Swift: the plain Swift types ``AnyBSON`` wraps.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// What one or more transactions changed, per class: inserted, deleted and modified rows (with the
 /// modified property names). Kept in memory during a write and stored in the history table at commit,

@@ -1,3 +1,5 @@
+import OutpostCore
+
 /// Options of ``MongoCollection/find(filter:options:)`` and ``MongoCollection/findOneDocument(filter:options:)``,
 /// as Realm Swift's `FindOptions`.
 ///

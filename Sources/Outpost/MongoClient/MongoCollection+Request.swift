@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 extension MongoCollection {
     /// `POST …/data/<collection>/<action>` as the user (refreshing the access token once on a 401).

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// A collection on the server, read and written over the Data API as the client's user, as Realm Swift's
 /// `MongoCollection`.

@@ -1,3 +1,5 @@
+import OutpostCore
+
 /// The outcome of ``MongoCollection/updateOneDocument(filter:update:upsert:)`` and
 /// ``MongoCollection/updateManyDocuments(filter:update:upsert:)``, as Realm Swift's `UpdateResult`.
 public struct UpdateResult: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import OutpostCore
 
 /// A keyed Realm collection (`Map`), named as in Realm so `RealmMapChange` can use its key type.
 public protocol RealmKeyedCollection {

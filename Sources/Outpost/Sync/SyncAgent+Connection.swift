@@ -21,9 +21,9 @@ extension SyncAgent {
         }
         forceTokenRefresh = false
         let url = SyncURL.realmSync(baseURL: user.app.baseURL, appId: user.app.appId)
-        let conn: SyncConnection
+        let conn: SyncSocket
         do {
-            conn = try await SyncConnection.connect(url: url, accessToken: token, timeout: .milliseconds(Int(timeouts.connectTimeout)))
+            conn = try await SyncSocket.connect(url: url, accessToken: token, timeout: .milliseconds(Int(timeouts.connectTimeout)))
         } catch {
             // A failed attempt may have failed on its token; a stopped one did not.
             if !(error is CancellationError) { forceTokenRefresh = true }
@@ -80,7 +80,7 @@ extension SyncAgent {
     }
 
     /// One message: a bootstrap batch that will wait in the file is not parsed now (it is when it is applied).
-    private func receive(_ text: String, _ conn: SyncConnection) async throws {
+    private func receive(_ text: String, _ conn: SyncSocket) async throws {
         var context = SyncClientStateMachine.Context()
         if let (envelope, hasChangesets) = storedBatchEnvelope(text) {
             context.subscriptionState = tracker.state(Self.queryVersion(envelope))
@@ -119,7 +119,7 @@ extension SyncAgent {
         return (envelope, hasChangesets)
     }
 
-    private func startPings(_ conn: SyncConnection) {
+    private func startPings(_ conn: SyncSocket) {
         pingTask?.cancel()
         // The tick decides whether a ping is due or overdue (``SyncKeepalive``).
         let tick = machine.keepalive.tickInterval

@@ -18,7 +18,7 @@ actor SyncAgent {
 
     var machine: SyncClientStateMachine
     var runTask: Task<Void, Never>?
-    var connection: SyncConnection?
+    var connection: SyncSocket?
     var isInvalid: Bool { machine.isInvalid }
 
     /// The bootstrap being applied as it arrives (``BootstrapStream``), and its batch being applied.
@@ -198,7 +198,7 @@ actor SyncAgent {
             } catch let error as HeldDownloadUnreadable {
                 ending = .unreadableDownload("\(error)")
             } catch {
-                if let error = error as? SyncConnection.ConnectError { reportConnectionFailure(error.description, isTimeout: error.isTimeout) }
+                if let error = error as? SyncSocket.ConnectError { reportConnectionFailure(error.description, isTimeout: error.isTimeout) }
                 ending = .other("\(error)")
             }
             await cancelStream()

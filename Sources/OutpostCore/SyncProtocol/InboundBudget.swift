@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// On the server (its connection loop and sessions): without it, a client that sent uploads faster than its
 /// session integrated them (a long offline queue, or a hostile client) grew the server's memory without bound. On
-/// the client (`SyncConnection` and its session): a session applying a large bootstrap as it arrives, slower than
+/// the client (`SyncSocket` and its session): a session applying a large bootstrap as it arrives, slower than
 /// the server sends it, let the unread batches pile up in memory. A message is always let in when nothing is
 /// queued, so one larger than the limit still goes through.
 public final class InboundBudget: Sendable {

@@ -10,7 +10,7 @@ extension AuthService {
     /// is written to the server log (kind `auth`), since the server has no mail transport.
     ///
     /// Each registration (also a refused one) spends one of the client address's new users
-    /// (``AppConfiguration/Throttling/newUsersPerAddress``): it costs a password hash and may store a user.
+    /// (``AppDefinition/Throttling/newUsersPerAddress``): it costs a password hash and may store a user.
     ///
     /// - Throws: ``AuthError`` with `providerDisabled`, `invalidEmail`, `passwordTooShort`, `userExists`,
     ///   `tooManyRequests` or `hashingBusy`.

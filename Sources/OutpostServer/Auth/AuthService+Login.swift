@@ -6,7 +6,7 @@ extension AuthService {
     /// Logs in a new anonymous user.
     ///
     /// - Parameter clientAddress: the client's address (see ``OutpostRequestContext/clientAddress``); each login
-    ///   spends one of the address's new users (``AppConfiguration/Throttling/newUsersPerAddress``).
+    ///   spends one of the address's new users (``AppDefinition/Throttling/newUsersPerAddress``).
     /// - Throws: ``AuthError/Code/tooManyRequests`` when the address made too many users.
     public func loginAnonymous(clientAddress: String? = nil, linking ownerId: String? = nil) async throws -> LoginResult {
         guard app.auth.anonymousEnabled else { throw Self.disabled(Provider.anonymous) }

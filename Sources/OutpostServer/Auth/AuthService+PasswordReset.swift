@@ -10,7 +10,7 @@ extension AuthService {
     /// A new request replaces the previous token. An unknown, unconfirmed or disabled email gets the same answer and
     /// no token, so the request does not tell which emails exist.
     ///
-    /// Each request spends one of the client address's new users (``AppConfiguration/Throttling/newUsersPerAddress``):
+    /// Each request spends one of the client address's new users (``AppDefinition/Throttling/newUsersPerAddress``):
     /// it writes a token and a log line, as a registration does.
     ///
     /// - Throws: ``AuthError`` with `providerDisabled` or `tooManyRequests`.

@@ -8,7 +8,7 @@ import OutpostCore
 /// The HTTP routes are a thin shell over it; the sync engine and the Data API use
 /// ``authenticate(accessToken:)`` to turn a bearer token into an ``AuthenticatedUser``.
 public struct AuthService: Sendable {
-    public let app: AppConfiguration
+    public let app: AppDefinition
     public let storage: any ServerStorage
     public let signer: TokenSigner
     public let passwordHasher: PasswordHasher
@@ -21,7 +21,7 @@ public struct AuthService: Sendable {
     let throttling: AuthThrottling
 
     public init(
-        app: AppConfiguration, storage: any ServerStorage, signingKey: SymmetricKey,
+        app: AppDefinition, storage: any ServerStorage, signingKey: SymmetricKey,
         passwordHasher: PasswordHasher = PasswordHasher(), clock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "outpost.auth")
     ) {

@@ -30,7 +30,7 @@ final class AuthThrottling: Sendable {
 
     private let throttles: Mutex<[Limit: AuthThrottle]>
 
-    init(_ settings: AppConfiguration.Throttling) {
+    init(_ settings: AppDefinition.Throttling) {
         let window = TimeInterval(settings.windowSeconds)
         var throttles: [Limit: AuthThrottle] = [:]
         for (limit, burst) in [

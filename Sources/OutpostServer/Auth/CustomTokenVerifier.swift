@@ -3,11 +3,11 @@ import Foundation
 import OutpostCore
 import _CryptoExtras
 
-/// Checks a JWT for the `custom-token` provider (``AppConfiguration/CustomToken``): its form, its algorithm, its
+/// Checks a JWT for the `custom-token` provider (``AppDefinition/CustomToken``): its form, its algorithm, its
 /// signature, its time claims (`exp` required, `nbf` honoured) and its audience; then reads its `sub` and metadata
 /// fields. Every refusal is an ``AuthError`` whose message says what was wrong, never the token itself.
 struct CustomTokenVerifier {
-    let settings: AppConfiguration.CustomToken
+    let settings: AppDefinition.CustomToken
 
     /// What a valid token says about its user.
     struct Verified {

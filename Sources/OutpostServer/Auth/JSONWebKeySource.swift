@@ -5,7 +5,7 @@ import _CryptoExtras
 import FoundationNetworking
 #endif
 
-/// The custom-token provider's keys fetched from its JWK URI (``AppConfiguration/CustomToken/jwkURI``), cached.
+/// The custom-token provider's keys fetched from its JWK URI (``AppDefinition/CustomToken/jwkURI``), cached.
 ///
 /// - The set is fetched at the first login. Once it is ``maxAge`` old, the next login is checked with it as it is
 ///   and starts a fetch in the background.

@@ -14,7 +14,7 @@ struct DataAPIService: Sendable {
     /// The largest document a write may leave (its Extended JSON text, in bytes); tests set a small one.
     var maxDocumentBytes = SyncProtocolLimits.maxDocumentBytes
     /// What one write request may write.
-    var limits = AppConfiguration.DataAPI()
+    var limits = AppDefinition.DataAPI()
 
     static let actions = [
         "find", "findOne", "insertOne", "insertMany", "updateOne", "updateMany", "deleteOne", "deleteMany", "count",

@@ -1,6 +1,6 @@
 import OutpostCore
 
-/// What one Data API write request may write (``AppConfiguration/DataAPI``): a number of documents and a number of
+/// What one Data API write request may write (``AppDefinition/DataAPI``): a number of documents and a number of
 /// bytes of their Extended JSON, which the history changeset holds too. Documents are counted before they are
 /// loaded and bytes as each new document is made, so a request over the budget stops holding at most the budget
 /// (one `$push` to every document of a collection once took gigabytes before anything was refused).
@@ -9,7 +9,7 @@ struct DataAPIWriteBudget: Sendable {
     let maxBytes: Int
     private(set) var bytes = 0
 
-    init(_ settings: AppConfiguration.DataAPI) {
+    init(_ settings: AppDefinition.DataAPI) {
         maxDocuments = settings.maxDocumentsPerWrite
         maxBytes = settings.maxWriteBytes
     }

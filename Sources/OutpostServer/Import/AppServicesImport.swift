@@ -22,7 +22,7 @@ package struct AppServicesImport {
     /// The configuration and the report for the export in `folder`. `appId` overrides the export's client app id;
     /// `secrets` gives the values of secrets the export names.
     package static func run(folder: URL, appId: String? = nil, secrets: [String: String] = [:])
-        throws(AppImportError) -> (configuration: AppConfiguration, report: AppImportReport)
+        throws(AppImportError) -> (configuration: AppDefinition, report: AppImportReport)
     {
         var importer = AppServicesImport(export: try AppServicesExport(folder: folder), secrets: secrets)
         let id = try importer.appId(override: appId)
@@ -93,7 +93,7 @@ package struct AppServicesImport {
     // MARK: Output
 
     /// The Outpost app file's JSON, checked the way the server checks it at start (rules parsed too).
-    private func configuration(appId: String) throws(AppImportError) -> AppConfiguration {
+    private func configuration(appId: String) throws(AppImportError) -> AppDefinition {
         var root: [String: JSONValue] = ["app_id": .string(appId)]
         if let name = export.root["name"]?.stringValue, !name.isEmpty { root["name"] = .string(name) }
         root["auth"] = .object(auth)
@@ -102,9 +102,9 @@ package struct AppServicesImport {
         if !rules.isEmpty { root["rules"] = .object(rules) }
         if let defaultRule { root["default_rule"] = defaultRule }
         root["data_api"] = .object(["enabled": .bool(dataAPIEnabled)])
-        let configuration: AppConfiguration
+        let configuration: AppDefinition
         do {
-            configuration = try AppConfiguration(json: .object(root))
+            configuration = try AppDefinition(json: .object(root))
         } catch {
             throw AppImportError(file: export.rootFile, "the converted app is not a valid Outpost app: \(error)")
         }

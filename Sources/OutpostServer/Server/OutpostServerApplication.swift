@@ -31,7 +31,7 @@ public struct OutpostServerApplication: Service {
 
     public let configuration: OutpostServerConfiguration
     /// The served app.
-    public let app: AppConfiguration
+    public let app: AppDefinition
     /// Where users, sessions, documents and logs live.
     public let storage: any ServerStorage
     /// Logins, tokens, API keys; ``AuthService/authenticate(accessToken:)`` turns a bearer token into a user.
@@ -49,7 +49,7 @@ public struct OutpostServerApplication: Service {
     /// Loads the app configuration (unless given), the signing key and the admin key.
     ///
     /// - Parameters:
-    ///   - app: the app to serve; nil loads it as ``OutpostServerConfiguration/loadAppConfiguration()`` says.
+    ///   - app: the app to serve; nil loads it as ``OutpostServerConfiguration/loadAppDefinition()`` says.
     ///   - storage: the storage driver; `run()` calls its `prepare()`.
     ///   - syncHandler: serves sync WebSocket connections (default: a ``SyncEngine`` for the app over the storage,
     ///     which `run()` also runs).
@@ -60,7 +60,7 @@ public struct OutpostServerApplication: Service {
     ///   - onServerRunning: called once the server listens, with the bound port.
     public init(
         configuration: OutpostServerConfiguration,
-        app: AppConfiguration? = nil,
+        app: AppDefinition? = nil,
         storage: any ServerStorage,
         syncHandler: (any SyncConnectionHandler)? = nil,
         passwordHasher: PasswordHasher = PasswordHasher(),
@@ -70,7 +70,7 @@ public struct OutpostServerApplication: Service {
         routeInstallers: [RouteInstaller] = [],
         onServerRunning: @escaping @Sendable (ServerInfo) async -> Void = { _ in }
     ) throws {
-        let app = try app ?? configuration.loadAppConfiguration()
+        let app = try app ?? configuration.loadAppDefinition()
         let key = try SigningKeyFile.loadOrCreate(in: configuration.dataDirectory)
         self.configuration = configuration
         self.app = app

@@ -38,7 +38,7 @@ public struct OutpostServerConfiguration: Sendable, Hashable {
     /// The data directory (default `./outpost-data`): the signing key, the development app, the SQLite database.
     public var dataDirectory: URL
     /// The app configuration file; nil serves the development app of the data directory
-    /// (see ``AppConfiguration/loadOrCreateDevelopment(in:)``).
+    /// (see ``AppDefinition/loadOrCreateDevelopment(in:)``).
     public var appConfigurationFile: URL?
     /// The database; nil means SQLite at `<data-dir>/outpost.sqlite`.
     public var database: Database?
@@ -92,14 +92,14 @@ public struct OutpostServerConfiguration: Sendable, Hashable {
     }
 
     /// The app to serve: the configuration file's, or the data directory's development app.
-    public func loadAppConfiguration() throws(ConfigurationError) -> AppConfiguration {
-        if let appConfigurationFile { return try AppConfiguration(contentsOf: appConfigurationFile) }
+    public func loadAppDefinition() throws(ConfigurationError) -> AppDefinition {
+        if let appConfigurationFile { return try AppDefinition(contentsOf: appConfigurationFile) }
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         } catch {
             throw ConfigurationError(.unreadableFile, path: "$", "cannot create \(dataDirectory.path): \(error)")
         }
-        return try AppConfiguration.loadOrCreateDevelopment(in: dataDirectory)
+        return try AppDefinition.loadOrCreateDevelopment(in: dataDirectory)
     }
 
     /// The admin key to use: the configured one, or the one in `<data-dir>/admin-key` (made on first start).

@@ -23,16 +23,16 @@ extension OutpostServerConfiguration: CustomStringConvertible, CustomDebugString
     public var debugDescription: String { description }
 }
 
-extension AppConfiguration: CustomStringConvertible, CustomDebugStringConvertible {
+extension AppDefinition: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String {
-        "AppConfiguration(appId: \(appId), sync: \(sync.mode), collections with rules: \(ruleCollectionNames.count), "
+        "AppDefinition(appId: \(appId), sync: \(sync.mode), collections with rules: \(ruleCollectionNames.count), "
             + "customToken: \(auth.customToken.map(\.description) ?? "off"))"
     }
 
     public var debugDescription: String { description }
 }
 
-extension AppConfiguration.CustomToken: CustomStringConvertible, CustomDebugStringConvertible {
+extension AppDefinition.CustomToken: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String {
         "CustomToken(algorithm: \(algorithm.rawValue), signingKeys: \(signingKeys.count) <redacted>, "
             + "jwkURI: \(jwkURI ?? "none"), audience: \(audience))"

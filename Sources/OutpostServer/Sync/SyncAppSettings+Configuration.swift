@@ -5,7 +5,7 @@ extension SyncAppSettings {
     /// development mode, the field types of its configured schema, and its rules.
     ///
     /// - Throws: ``RuleError`` when a rule or a partition permission does not parse.
-    public init(app: AppConfiguration) throws {
+    public init(app: AppDefinition) throws {
         let rules = try RuleSet.parse(rules: .object(app.rules), defaultRule: app.defaultRule)
         var partition: PartitionSettings?
         if app.sync.mode == .partition, let p = app.sync.partition {

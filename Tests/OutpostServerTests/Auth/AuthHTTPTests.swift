@@ -104,7 +104,7 @@ extension TestServer {
     }
 
     @Test func confirmationFlow() async throws {
-        var app = AppConfiguration.development(appId: "confirm-app")
+        var app = AppDefinition.development(appId: "confirm-app")
         app.auth.emailPasswordAutoConfirm = false
         try await withTestServer(configuration: app) { server in
             #expect(try await server.register("bob@example.com", "hunter22").status == 201)

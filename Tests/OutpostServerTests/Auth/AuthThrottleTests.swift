@@ -79,7 +79,7 @@ import Testing
 
     @Test func combinedLimitsSpendAllOrNothing() {
         let throttling = AuthThrottling(
-            AppConfiguration.Throttling(failedLoginsPerAccount: 2, failedLoginsPerAddress: 3, newUsersPerAddress: 0))
+            AppDefinition.Throttling(failedLoginsPerAccount: 2, failedLoginsPerAddress: 3, newUsersPerAddress: 0))
         let account: AuthThrottling.Key = .init(limit: .account, name: "a")
         let address: AuthThrottling.Key = .init(limit: .address, name: "1.2.3.4")
         #expect(throttling.spend([account, address], now: t0) == nil)

@@ -6,8 +6,8 @@ import Testing
 
 /// Login throttling against a real server on 127.0.0.1, on every storage driver: the client address is 127.0.0.1.
 @Suite struct AuthThrottlingHTTPTests {
-    static func app(_ throttling: AppConfiguration.Throttling) -> AppConfiguration {
-        var app = AppConfiguration.development(appId: "test-app")
+    static func app(_ throttling: AppDefinition.Throttling) -> AppDefinition {
+        var app = AppDefinition.development(appId: "test-app")
         app.auth.throttling = throttling
         return app
     }

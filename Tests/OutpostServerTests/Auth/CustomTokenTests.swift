@@ -12,8 +12,8 @@ import _CryptoExtras
 @Suite struct CustomTokenTests {
     static let secret = "a shared secret of the identity provider"
 
-    static func app(_ customToken: AppConfiguration.CustomToken) -> AppConfiguration {
-        var app = AppConfiguration.development(appId: "jwt-app")
+    static func app(_ customToken: AppDefinition.CustomToken) -> AppDefinition {
+        var app = AppDefinition.development(appId: "jwt-app")
         app.auth.customToken = customToken
         return app
     }
@@ -30,7 +30,7 @@ import _CryptoExtras
     }
 
     @Test func aSignedTokenLogsItsSubjectInAsTheSameUserEachTime() async throws {
-        let settings = AppConfiguration.CustomToken(
+        let settings = AppDefinition.CustomToken(
             algorithm: .hs256, signingKeys: ["an old secret", Self.secret], audience: ["my-app"],
             metadataFields: [.init(name: "email", required: true), .init(name: "profile.name", fieldName: "name")])
         try await withTestServer(configuration: Self.app(settings)) { server in
@@ -56,7 +56,7 @@ import _CryptoExtras
     }
 
     @Test func badTokensAreRefusedWithWhatWasWrong() async throws {
-        let settings = AppConfiguration.CustomToken(
+        let settings = AppDefinition.CustomToken(
             algorithm: .hs256, signingKeys: [Self.secret], audience: ["my-app"],
             metadataFields: [.init(name: "email", required: true)])
         try await withTestServer(configuration: Self.app(settings)) { server in
@@ -91,7 +91,7 @@ import _CryptoExtras
     @Test func rs256TokensAreCheckedWithThePublicKey() async throws {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let other = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let settings = AppConfiguration.CustomToken(algorithm: .rs256, publicKey: key.publicKey.pemRepresentation)
+        let settings = AppDefinition.CustomToken(algorithm: .rs256, publicKey: key.publicKey.pemRepresentation)
         func rs256(_ claims: JSONValue, _ signer: _RSA.Signing.PrivateKey) -> String {
             Self.token(claims, header: .object(["alg": "RS256", "typ": "JWT"])) { input in
                 Array((try? signer.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5))?.rawRepresentation ?? Data())
@@ -117,8 +117,8 @@ import _CryptoExtras
     }
 
     @Test func configurationIsReadCheckedAndWrittenBack() throws {
-        func config(_ customToken: String) throws -> AppConfiguration {
-            try AppConfiguration(jsonText: #"{"app_id": "jwt", "auth": {"custom_token": "# + customToken + "}}")
+        func config(_ customToken: String) throws -> AppDefinition {
+            try AppDefinition(jsonText: #"{"app_id": "jwt", "auth": {"custom_token": "# + customToken + "}}")
         }
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048).publicKey.pemRepresentation
         let read = try config("""
@@ -128,7 +128,7 @@ import _CryptoExtras
         let settings = try #require(read.auth.customToken)
         #expect(settings.algorithm == .rs256 && settings.audience == ["my-app"])
         #expect(settings.metadataFields == [.init(name: "profile.email", fieldName: "email", required: true)])
-        #expect(try AppConfiguration(jsonText: read.json.text) == read)
+        #expect(try AppDefinition(jsonText: read.json.text) == read)
         #expect(try config(#"{"enabled": false, "signing_keys": []}"#).auth.customToken == nil)
 
         let bad: [(String, String)] = [
@@ -146,7 +146,7 @@ import _CryptoExtras
 }
 
 /// Each custom-token section in `bad` is refused with a ``ConfigurationError`` at its path.
-func expectConfigurationErrors(_ bad: [(text: String, path: String)], reading config: (String) throws -> AppConfiguration)
+func expectConfigurationErrors(_ bad: [(text: String, path: String)], reading config: (String) throws -> AppDefinition)
     throws
 {
     for (text, path) in bad {

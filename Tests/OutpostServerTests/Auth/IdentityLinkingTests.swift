@@ -108,8 +108,8 @@ import Testing
     /// subject that has logged in on its own is another user's, and cannot be linked.
     @Test(arguments: Driver.enabled)
     func aNewJWTSubjectJoinsTheLinkingUser(driver: Driver) async throws {
-        var configuration = AppConfiguration.development(appId: "jwt-link")
-        configuration.auth.customToken = AppConfiguration.CustomToken(algorithm: .hs256, signingKeys: ["link secret"])
+        var configuration = AppDefinition.development(appId: "jwt-link")
+        configuration.auth.customToken = AppDefinition.CustomToken(algorithm: .hs256, signingKeys: ["link secret"])
         let app = configuration
         try await driver.withStorage { storage in
             try await withTestServer(configuration: app, storage: storage) { server in

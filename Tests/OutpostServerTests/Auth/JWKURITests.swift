@@ -42,9 +42,9 @@ import _CryptoExtras
 
     static func keySet(_ keys: [SigningKey]) -> String { JSONValue.object(["keys": .array(keys.map(\.jwk))]).text }
 
-    static func app(jwkURI: String) -> AppConfiguration {
-        var app = AppConfiguration.development(appId: "jwk-app")
-        app.auth.customToken = AppConfiguration.CustomToken(algorithm: .rs256, jwkURI: jwkURI)
+    static func app(jwkURI: String) -> AppDefinition {
+        var app = AppDefinition.development(appId: "jwk-app")
+        app.auth.customToken = AppDefinition.CustomToken(algorithm: .rs256, jwkURI: jwkURI)
         return app
     }
 
@@ -208,14 +208,14 @@ import _CryptoExtras
     }
 
     @Test func configurationIsReadCheckedAndWrittenBack() throws {
-        func config(_ customToken: String) throws -> AppConfiguration {
-            try AppConfiguration(jsonText: #"{"app_id": "jwk", "auth": {"custom_token": "# + customToken + "}}")
+        func config(_ customToken: String) throws -> AppDefinition {
+            try AppDefinition(jsonText: #"{"app_id": "jwk", "auth": {"custom_token": "# + customToken + "}}")
         }
         let read = try config(#"{"enabled": true, "jwk_uri": "https://idp.example.com/.well-known/jwks.json"}"#)
         let settings = try #require(read.auth.customToken)
         #expect(settings.algorithm == .rs256, "a JWK URI makes RS256 the default")
         #expect(settings.jwkURI == "https://idp.example.com/.well-known/jwks.json" && settings.publicKey == nil)
-        #expect(try AppConfiguration(jsonText: read.json.text) == read)
+        #expect(try AppDefinition(jsonText: read.json.text) == read)
         #expect(try config(#"{"enabled": true, "jwk_uri": "http://127.0.0.1:8080/jwks"}"#).auth.customToken?.jwkURI != nil,
                 "plain http on a loopback address")
 

@@ -8,8 +8,8 @@ import Testing
 /// `auth.email_password.token_webhook_url`: confirmation and password reset tokens go to the app's own service (to
 /// mail them) instead of the server log.
 @Suite(.timeLimit(.minutes(3))) struct TokenWebhookTests {
-    private func app(_ webhook: String) throws -> AppConfiguration {
-        try AppConfiguration(jsonText: """
+    private func app(_ webhook: String) throws -> AppDefinition {
+        try AppDefinition(jsonText: """
             {"app_id": "webhook-app", "auth": {"email_password": {"enabled": true, "auto_confirm": false,
                                                                    "token_webhook_url": "\(webhook)"}}}
             """)
@@ -87,6 +87,6 @@ import Testing
     @Test func theWebhookSurvivesWritingTheFile() throws {
         let configuration = try app("https://mail.example.com/tokens")
         #expect(configuration.auth.emailPasswordTokenWebhook == "https://mail.example.com/tokens")
-        #expect(try AppConfiguration(jsonText: configuration.jsonText) == configuration)
+        #expect(try AppDefinition(jsonText: configuration.jsonText) == configuration)
     }
 }

@@ -38,7 +38,7 @@ import Testing
     /// storage (the role's read filter and the request's filter are looked up), never the whole collection.
     func readsTouchOnlyTheUsersDocuments(_ base: any ServerStorage) async throws {
         let storage = CountingStorage(base)
-        var app = AppConfiguration.development(appId: "index-app")
+        var app = AppDefinition.development(appId: "index-app")
         app.rules["Item"] = .object(["roles": .array([ownerReadWriteRole])])
         app.dataAPI.enabled = true
         try await withTestServer(configuration: app, storage: storage) { server in

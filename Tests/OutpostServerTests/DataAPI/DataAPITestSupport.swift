@@ -27,7 +27,7 @@ func withDataServer<T>(
 ) async throws -> T {
     try await TemporaryDirectory.with("data-api") { directory in
         let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
-        var app = AppConfiguration.development(appId: "data-app")
+        var app = AppDefinition.development(appId: "data-app")
         for (collection, role) in rules { app.rules[collection] = .object(["roles": .array([role])]) }
         app.dataAPI.enabled = dataAPIEnabled
         let settings = try SyncAppSettings(app: app)

@@ -7,8 +7,8 @@ import Testing
 /// One Data API write request may write a bounded number of documents and bytes (`data_api.max_documents_per_write`,
 /// `data_api.max_write_bytes`): over either limit it is a 400 naming the limit and writes nothing, on both drivers.
 @Suite struct DataAPIWriteBudgetTests {
-    static func app(maxDocuments: Int? = nil, maxBytes: Int? = nil) -> AppConfiguration {
-        var app = AppConfiguration.development(appId: "budget-app")
+    static func app(maxDocuments: Int? = nil, maxBytes: Int? = nil) -> AppDefinition {
+        var app = AppDefinition.development(appId: "budget-app")
         app.rules["Item"] = .object(["roles": .array([ownerReadWriteRole])])
         app.dataAPI.enabled = true
         if let maxDocuments { app.dataAPI.maxDocumentsPerWrite = maxDocuments }
@@ -78,13 +78,13 @@ import Testing
     }
 
     @Test func limitsAreReadFromTheAppFile() throws {
-        let app = try AppConfiguration(jsonText: """
+        let app = try AppDefinition(jsonText: """
             {"app_id": "a", "data_api": {"enabled": true, "max_documents_per_write": 7, "max_write_bytes": 1024}}
             """)
         #expect(app.dataAPI.maxDocumentsPerWrite == 7 && app.dataAPI.maxWriteBytes == 1024)
-        #expect(try AppConfiguration(jsonText: app.jsonText).dataAPI == app.dataAPI)
+        #expect(try AppDefinition(jsonText: app.jsonText).dataAPI == app.dataAPI)
         #expect(throws: ConfigurationError.self) {
-            try AppConfiguration(jsonText: #"{"app_id": "a", "data_api": {"max_write_bytes": 0}}"#)
+            try AppDefinition(jsonText: #"{"app_id": "a", "data_api": {"max_write_bytes": 0}}"#)
         }
     }
 }

@@ -12,7 +12,7 @@ import Testing
         let sync = partitionKey
             ? #""sync": {"mode": "partition", "partition": {"key": "_partition", "type": "string"}, "development_mode_enabled": true}"#
             : #""sync": {"mode": "flexible", "queryable_fields_names": ["_id"], "development_mode_enabled": true}"#
-        return try SyncAppSettings(app: try AppConfiguration(jsonText: #"{"app_id": "a", \#(sync)}"#))
+        return try SyncAppSettings(app: try AppDefinition(jsonText: #"{"app_id": "a", \#(sync)}"#))
     }
 
     /// The general path's batch (nil when it refuses the body).

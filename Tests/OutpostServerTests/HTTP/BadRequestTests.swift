@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func disabledProviders() async throws {
-        var app = AppConfiguration.development(appId: "locked")
+        var app = AppDefinition.development(appId: "locked")
         app.auth.anonymousEnabled = false
         app.auth.emailPasswordEnabled = false
         app.auth.apiKeysEnabled = false

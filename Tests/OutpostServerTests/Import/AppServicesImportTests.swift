@@ -9,7 +9,7 @@ import Testing
 /// reported as not carried over, and bad exports.
 @Suite struct AppServicesImportTests {
     private func importing(_ files: [String: String], secrets: [String: String] = [:], appId: String? = nil)
-        throws -> (AppConfiguration, AppImportReport)
+        throws -> (AppDefinition, AppImportReport)
     {
         let dir = try TemporaryDirectory("app-import")
         defer { dir.remove() }

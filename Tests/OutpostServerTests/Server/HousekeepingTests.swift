@@ -39,7 +39,7 @@ import Testing
     /// gone once it runs, and an expired session too.
     @Test func theServerSweepsWhenItStarts() async throws {
         let storage = MemoryStorage()
-        let app = AppConfiguration.development(appId: "sweep-at-start")
+        let app = AppDefinition.development(appId: "sweep-at-start")
         let old = LogRecord(appId: app.appId, time: Date().addingTimeInterval(-20 * 86_400), kind: "sync", level: "info", message: "old")
         let recent = LogRecord(appId: app.appId, time: Date().addingTimeInterval(-60), kind: "sync", level: "info", message: "recent")
         try await storage.appendLog(old)

@@ -47,7 +47,7 @@ import Testing
     /// The development app's `app.json` is written 0600 too.
     @Test func theDevelopmentAppFileIs0600() async throws {
         try await TemporaryDirectory.with("dev-app") { directory in
-            _ = try AppConfiguration.loadOrCreateDevelopment(in: directory.url)
+            _ = try AppDefinition.loadOrCreateDevelopment(in: directory.url)
             let mode = try FileManager.default.attributesOfItem(atPath: directory.path("app.json"))[.posixPermissions] as? Int
             #expect(mode == 0o600)
         }

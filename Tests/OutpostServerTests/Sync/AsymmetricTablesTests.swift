@@ -8,8 +8,8 @@ import Testing
 /// (its uploader's or another user's) is dropped, nothing of them enters the history, and they cannot be subscribed
 /// to. Real WebSocket connections to an in-process server on every storage driver.
 @Suite struct AsymmetricTablesTests {
-    static func app() -> AppConfiguration {
-        var app = AppConfiguration.development(appId: "ingest")
+    static func app() -> AppDefinition {
+        var app = AppDefinition.development(appId: "ingest")
         app.sync.asymmetricTables = ["Reading"]
         return app
     }
@@ -53,12 +53,12 @@ import Testing
     }
 
     @Test func theConfigurationListsThemForFlexibleSyncOnly() throws {
-        let app = try AppConfiguration(jsonText: #"{"app_id": "a", "sync": {"mode": "flexible", "asymmetric_tables": ["Reading"]}}"#)
+        let app = try AppDefinition(jsonText: #"{"app_id": "a", "sync": {"mode": "flexible", "asymmetric_tables": ["Reading"]}}"#)
         #expect(app.sync.asymmetricTables == ["Reading"])
-        #expect(try AppConfiguration(jsonText: app.jsonText) == app)
+        #expect(try AppDefinition(jsonText: app.jsonText) == app)
         #expect(try SyncAppSettings(app: app).asymmetricTables == ["Reading"])
         #expect(throws: ConfigurationError.self) {
-            try AppConfiguration(jsonText: #"""
+            try AppDefinition(jsonText: #"""
                 {"app_id": "p", "sync": {"mode": "partition", "partition": {"key": "k", "type": "string"},
                  "asymmetric_tables": ["Reading"]}}
                 """#)

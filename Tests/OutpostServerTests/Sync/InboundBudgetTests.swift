@@ -58,7 +58,7 @@ import Testing
             let sqlite = try SQLiteStorage(path: directory.path("server.sqlite"))
             try await sqlite.prepare()
             let storage = HeldCommitStorage(sqlite)
-            let app = AppConfiguration.development(appId: "backpressure")
+            let app = AppDefinition.development(appId: "backpressure")
             let settings = try SyncAppSettings(app: app)
             let limit = 256 * 1024
             let engine = SyncEngine(storage: storage, inboundLimit: limit) { $0 == settings.appId ? settings : nil }

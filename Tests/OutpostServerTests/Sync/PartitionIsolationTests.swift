@@ -9,8 +9,8 @@ import Testing
 /// a guessed key that exists nowhere gets the same answer as a hidden one wherever the protocol allows
 /// (docs/protocol.md §7). Real WebSocket connections to an in-process server, on every storage driver.
 @Suite struct PartitionIsolationTests {
-    static func app() throws -> AppConfiguration {
-        try AppConfiguration(jsonText: """
+    static func app() throws -> AppDefinition {
+        try AppDefinition(jsonText: """
             { "app_id": "pbs-isolation", "auth": { "anonymous": { "enabled": true } },
               "sync": { "mode": "partition", "development_mode_enabled": true,
                         "partition": { "key": "_partition", "type": "string",

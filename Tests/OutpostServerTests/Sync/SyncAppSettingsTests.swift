@@ -6,7 +6,7 @@ import Testing
 /// starts, so a bad rule stops the start with a message naming where it is).
 @Suite struct SyncAppSettingsTests {
     @Test func seedAppSettings() throws {
-        let app = try AppConfiguration(jsonText: #"""
+        let app = try AppDefinition(jsonText: #"""
             {"app_id": "a", "sync": {"mode": "flexible", "queryable_fields_names": ["complexity"],
              "collection_queryable_fields_names": {"Item": ["ownerId"]}, "development_mode_enabled": false},
              "schema": {"Item": {"title": "Item", "bsonType": "object", "properties": {"_id": {"bsonType": "objectId"}}}},
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func badRuleNamesItsPlace() throws {
-        let app = try AppConfiguration(jsonText: #"""
+        let app = try AppDefinition(jsonText: #"""
             {"app_id": "a", "rules": {"Item": {"roles": [{"name": "r", "document_filters": {"read": {"ownerId": {"$regexx": 1}}, "write": true}}]}}}
             """#)
         #expect {
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func badPartitionPermissionNamesItsPlace() throws {
-        let app = try AppConfiguration(jsonText: #"""
+        let app = try AppDefinition(jsonText: #"""
             {"app_id": "a", "sync": {"mode": "partition", "partition": {"key": "realm_id", "type": "string",
              "permissions": {"read": {"%%partition": {"$bogus": 1}}, "write": true}}}}
             """#)

@@ -42,7 +42,7 @@ import Testing
     @Test(arguments: Driver.enabled)
     func changesFanOutToTheOwnersDevicesOnly(driver: Driver) async throws {
         try await driver.withStorage { storage in
-            try await withTestServer(configuration: try AppConfiguration(jsonText: Self.seedApp), storage: storage) { server in
+            try await withTestServer(configuration: try AppDefinition(jsonText: Self.seedApp), storage: storage) { server in
                 let alice = try await Self.anonymousLogin(server.client, appId: "seed-app")
                 let bob = try await Self.anonymousLogin(server.client, appId: "seed-app")
                 let phone = try await SyncTestClient.connect(url: server.syncURL(), accessToken: alice.token)

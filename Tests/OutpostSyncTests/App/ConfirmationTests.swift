@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ConfirmationTests {
     @Test func unconfirmedUserCannotLogInUntilConfirmed() async throws {
-        var config = OutpostServer.AppConfiguration.development(appId: "confirming")
+        var config = AppDefinition.development(appId: "confirming")
         config.auth.emailPasswordAutoConfirm = false
         try await withTestApp(configuration: config) { t in
             let auth = t.app.emailPasswordAuth

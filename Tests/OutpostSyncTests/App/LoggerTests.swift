@@ -13,7 +13,7 @@ import Testing
 
     static func app(_ name: String) -> App {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-logger-\(UUID().uuidString)")
-        return App(id: "logger-\(name)", configuration: Outpost.AppConfiguration(baseURL: "http://127.0.0.1:9", rootDirectory: root))
+        return App(id: "logger-\(name)", configuration: AppConfiguration(baseURL: "http://127.0.0.1:9", rootDirectory: root))
     }
 
     @Test func theSharedLoggerGetsTheLinesUpToItsLevel() {

@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func unsupportedAndDisabledProvidersFailWithATypedError() async throws {
-        var config = OutpostServer.AppConfiguration.development(appId: "no-anon")
+        var config = AppDefinition.development(appId: "no-anon")
         config.auth.anonymousEnabled = false
         try await withTestApp(configuration: config) { t in
             let facebook = await appError { try await t.app.login(credentials: .facebook(accessToken: "x")) }
@@ -99,7 +99,7 @@ import Testing
     /// `.jwt(token:)` logs in through the server's `custom-token` provider: the token's `sub` is the same user at
     /// every login; a token the server refuses is an `AppError` `.authError` with the server's reason.
     @Test func jwtLoginIsTheTokensSubject() async throws {
-        var config = OutpostServer.AppConfiguration.development(appId: "jwt-login")
+        var config = AppDefinition.development(appId: "jwt-login")
         config.auth.customToken = .init(algorithm: .hs256, signingKeys: ["provider secret"],
                                         metadataFields: [.init(name: "name")])
         try await withTestApp(configuration: config) { t in
@@ -135,13 +135,13 @@ import Testing
     @Test func unreachableServerAndWrongAppIdAreClearErrors() async throws {
         try await withTestApp { t in
             // A port nothing listens on.
-            let closed = Outpost.AppConfiguration(baseURL: "http://127.0.0.1:1", rootDirectory: t.root)
+            let closed = AppConfiguration(baseURL: "http://127.0.0.1:1", rootDirectory: t.root)
             let offline = await appError { try await App(id: "offline-app", configuration: closed).login(credentials: .anonymous) }
             #expect(offline?.code == .httpRequestFailed && offline?.httpStatusCode == nil)
             #expect(offline?.message.hasPrefix(
                 "cannot reach the server at http://127.0.0.1:1/api/client/v2.0/app/offline-app/auth/providers/anon-user/login")
                 == true)
-            let wrongId = Outpost.AppConfiguration(baseURL: t.server.baseURL, rootDirectory: t.root)
+            let wrongId = AppConfiguration(baseURL: t.server.baseURL, rootDirectory: t.root)
             let missing = await appError { try await App(id: "no-such-app", configuration: wrongId).login(credentials: .anonymous) }
             #expect(missing?.httpStatusCode == 404 && missing?.serverErrorCode == "AppNotFound")
             #expect(missing?.message == "cannot find app using Client App ID 'no-such-app'")

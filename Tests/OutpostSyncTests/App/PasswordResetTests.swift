@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func resendingAConfirmationReplacesTheToken() async throws {
-        var config = OutpostServer.AppConfiguration.development(appId: "resend-\(UUID().uuidString.prefix(6))")
+        var config = AppDefinition.development(appId: "resend-\(UUID().uuidString.prefix(6))")
         config.auth.emailPasswordAutoConfirm = false
         try await withTestApp(configuration: config) { t in
             let auth = t.app.emailPasswordAuth
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func functionsAreNotRunAndRequestsAreThrottledPerAddress() async throws {
-        var config = OutpostServer.AppConfiguration.development(appId: "reset-fn-\(UUID().uuidString.prefix(6))")
+        var config = AppDefinition.development(appId: "reset-fn-\(UUID().uuidString.prefix(6))")
         config.auth.throttling.newUsersPerAddress = 3
         try await withTestApp(configuration: config) { t in
             let auth = t.app.emailPasswordAuth

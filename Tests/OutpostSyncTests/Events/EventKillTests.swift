@@ -18,7 +18,7 @@ struct EventKillTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let dataDirectory = directory.appendingPathComponent("server")
         let server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", dataDirectory.path])
-        let appId = OutpostServer.AppConfiguration.developmentAppId
+        let appId = AppDefinition.developmentAppId
         let root = directory.appendingPathComponent("client")
         func probe(_ run: String, count: Int) throws -> SyncProbeProcess {
             try SyncProbeProcess.launch(arguments: [

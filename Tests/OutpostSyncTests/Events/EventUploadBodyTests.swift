@@ -22,7 +22,7 @@ import Testing
                                       metadata: metadata))
         }
         let body = EventUploadBody.bytes(partition: "events-65a1b2c3d4e5f60718293a4b", events: events)
-        let settings = try SyncAppSettings(app: try AppConfiguration(jsonText: """
+        let settings = try SyncAppSettings(app: try AppDefinition(jsonText: """
             {"app_id": "a", "sync": {"mode": "flexible", "queryable_fields_names": ["_id"], "development_mode_enabled": true}}
             """))
         let batch = try #require(EventBatchReader.read(body, settings: settings))

@@ -97,9 +97,9 @@ struct EventUploadTests {
         let dataDirectory = directory.appendingPathComponent("server")
         var server = try await OutpostServerProcess.launch(arguments: ["--port", "0", "--data-dir", dataDirectory.path])
         let port = server.port
-        let app = App(id: OutpostServer.AppConfiguration.developmentAppId,
-                      configuration: Outpost.AppConfiguration(baseURL: server.baseURL,
-                                                              rootDirectory: directory.appendingPathComponent("client")))
+        let app = App(id: AppDefinition.developmentAppId,
+                      configuration: AppConfiguration(baseURL: server.baseURL,
+                                                      rootDirectory: directory.appendingPathComponent("client")))
         app.syncManager.logLevel = .warn
         let user = try await app.login(credentials: .anonymous)
         _ = try await server.terminate()
@@ -125,7 +125,7 @@ struct EventUploadTests {
         _ = try await server.terminate()
 
         let storage = try SQLiteStorage(path: dataDirectory.appendingPathComponent("outpost.sqlite").path)
-        let documents = try await Self.auditEvents(storage, appId: OutpostServer.AppConfiguration.developmentAppId)
+        let documents = try await Self.auditEvents(storage, appId: AppDefinition.developmentAppId)
         try await storage.close()
         let activities = documents.compactMap { Self.string($0, "activity") }
         #expect(activities.count == 50)
@@ -248,8 +248,8 @@ final class CountingTransport: RLMNetworkTransport, @unchecked Sendable {
 }
 
 /// An app with development mode off whose `AuditEvent` schema has only the fixed fields (no metadata field).
-func strictAuditEventApp(appId: String) throws -> OutpostServer.AppConfiguration {
-    try OutpostServer.AppConfiguration(jsonText: """
+func strictAuditEventApp(appId: String) throws -> AppDefinition {
+    try AppDefinition(jsonText: """
         {
           "app_id": "\(appId)",
           "auth": { "anonymous": { "enabled": true } },

@@ -135,8 +135,15 @@ import Testing
     }
 
     @Test func writesTheRulesDenyAreMongoDBErrors() async throws {
-        var config = OutpostServer.AppConfiguration.development(appId: "owned-\(UUID().uuidString.prefix(8))")
-        config.defaultRule = .object(["roles": .array([ownerOnly])])
+        var config = AppDefinition.development(appId: "owned-\(UUID().uuidString.prefix(8))")
+        // Each user reads and writes only their own documents (the seed page's role).
+        config.defaultRule = .object(["roles": .array([.object([
+            "name": .string("owner-read-write"), "apply_when": .object([:]),
+            "document_filters": .object([
+                "read": .object(["ownerId": .string("%%user.id")]), "write": .object(["ownerId": .string("%%user.id")]),
+            ]),
+            "read": .bool(true), "write": .bool(true), "insert": .bool(true), "delete": .bool(true),
+        ])])])
         try await withTestApp(configuration: config) { t in
             let (user, items) = try await items(t)
             _ = try await items.insertOne(["_id": 1, "ownerId": .string(user.id)])
@@ -214,12 +221,3 @@ import Testing
         }
     }
 }
-
-/// Each user reads and writes only their own documents (the seed page's role).
-let ownerOnly: JSONValue = .object([
-    "name": .string("owner-read-write"), "apply_when": .object([:]),
-    "document_filters": .object([
-        "read": .object(["ownerId": .string("%%user.id")]), "write": .object(["ownerId": .string("%%user.id")]),
-    ]),
-    "read": .bool(true), "write": .bool(true), "insert": .bool(true), "delete": .bool(true),
-])

@@ -46,8 +46,8 @@ struct TestApp {
     let root: URL
     let transport: RecordingTransport
 
-    var configuration: Outpost.AppConfiguration {
-        Outpost.AppConfiguration(baseURL: server.baseURL, transport: transport, rootDirectory: root)
+    var configuration: AppConfiguration {
+        AppConfiguration(baseURL: server.baseURL, transport: transport, rootDirectory: root)
     }
 
     /// The app (cached: every call returns an app sharing the same users).
@@ -70,7 +70,7 @@ struct TestApp {
 /// Runs `body` against an in-process server (the development app unless given) with a fresh client app whose
 /// root directory is removed afterwards.
 func withTestApp<T>(
-    configuration: OutpostServer.AppConfiguration = .development(appId: "client-\(UUID().uuidString.prefix(8))"),
+    configuration: AppDefinition = .development(appId: "client-\(UUID().uuidString.prefix(8))"),
     clock: @escaping @Sendable () -> Date = { Date() },
     _ body: (TestApp) async throws -> T
 ) async throws -> T {

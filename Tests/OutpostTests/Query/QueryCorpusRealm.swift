@@ -1,6 +1,7 @@
-import OutpostCoreTesting
 import Foundation
 import Outpost
+import OutpostCore
+import OutpostCoreTesting
 import OutpostTesting
 
 /// A Realm file holding `QueryFixtures`' three people and three dogs as `QPerson`, `QDog` and

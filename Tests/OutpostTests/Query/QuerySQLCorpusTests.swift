@@ -1,4 +1,5 @@
 @testable import Outpost
+import OutpostCore
 import OutpostCoreTesting
 import OutpostTesting
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import OutpostCore
 
-extension AppConfiguration {
+extension AppDefinition {
     /// The configuration as the JSON of a configuration file (reading it back gives an equal configuration).
     package var json: JSONValue {
         var auth: [String: JSONValue] = [

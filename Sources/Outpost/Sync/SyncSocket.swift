@@ -8,7 +8,7 @@ import Synchronization
 
 /// One WebSocket to the server's sync endpoint. Incoming messages, the close, and events the session injects
 /// (local changes, ping ticks) arrive in one ordered stream, so the session handles them one at a time.
-final class SyncConnection: Sendable {
+final class SyncSocket: Sendable {
     enum Event: Sendable {
         case message(String)
         case localChange
@@ -54,7 +54,7 @@ final class SyncConnection: Sendable {
 
     /// Opens the WebSocket with the access token and waits until it is open (or fails).
     static func connect(url: String, accessToken: String, timeout: Duration,
-                        inboundBudget: Int = inboundBudgetBytes) async throws -> SyncConnection {
+                        inboundBudget: Int = inboundBudgetBytes) async throws -> SyncSocket {
         let (events, eventsContinuation) = AsyncStream.makeStream(of: Event.self)
         let budget = InboundBudget(limit: inboundBudget)
         let (outStream, outgoing) = AsyncStream.makeStream(of: String.self)
@@ -105,8 +105,8 @@ final class SyncConnection: Sendable {
             if Task.isCancelled { throw CancellationError() }
             throw ConnectError(url: url, underlying: failure, isTimeout: opened.timedOut)
         }
-        return SyncConnection(events: events, eventsContinuation: eventsContinuation, outgoing: outgoing, task: task,
-                              budget: budget, ended: ended)
+        return SyncSocket(events: events, eventsContinuation: eventsContinuation, outgoing: outgoing, task: task,
+                          budget: budget, ended: ended)
     }
 
     func send(_ message: ClientMessage) {

@@ -1,11 +1,12 @@
 import OutpostCore
 
 /// One app served by `outpost-server`: its id, which auth providers are on, how it syncs, its schema and its rules,
-/// as read from one JSON file (see `docs/configuration.md`).
+/// as read from one JSON file (see `docs/configuration.md`). Not the client's `AppConfiguration` (Realm's name for
+/// where an app's server is and how the client talks to it).
 ///
 /// Schema and rules are kept as the raw JSON of the file, in App Services' shape; the rules engine and the sync
 /// engine interpret them.
-public struct AppConfiguration: Sendable, Hashable {
+public struct AppDefinition: Sendable, Hashable {
     /// The id clients use (`App(id:)`); letters, digits, `-` and `_`.
     public var appId: String
     /// A display name (defaults to the app id).
@@ -42,7 +43,7 @@ public struct AppConfiguration: Sendable, Hashable {
     public var ruleCollectionNames: [String] { rules.keys.sorted() }
 }
 
-extension AppConfiguration {
+extension AppDefinition {
     /// Which auth providers are on, and how long tokens live.
     public struct Auth: Sendable, Hashable {
         /// `anon-user`: a new user at each login, no credentials.
@@ -98,7 +99,7 @@ extension AppConfiguration {
         /// Fields only one collection's subscriptions may query.
         public var collectionQueryableFieldsNames: [String: [String]]
         /// App Services' indexed queryable fields: the server indexes them for Data API reads, with the other queryable
-        /// fields and those the rules read (``AppConfiguration/indexedFieldNames``, docs/storage-server.md).
+        /// fields and those the rules read (``AppDefinition/indexedFieldNames``, docs/storage-server.md).
         public var indexedQueryableFieldsNames: [String]
         /// Development mode: the schema follows what clients upload.
         public var developmentModeEnabled: Bool

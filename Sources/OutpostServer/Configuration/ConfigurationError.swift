@@ -1,7 +1,7 @@
 /// A problem in an app configuration file, with the JSON path where it was found.
 ///
 /// ```swift
-/// do { _ = try AppConfiguration(jsonText: text) } catch let error as ConfigurationError {
+/// do { _ = try AppDefinition(jsonText: text) } catch let error as ConfigurationError {
 ///     print(error)   // sync.partition.type: expected one of "string", "int", "objectId", "uuid", found "float"
 /// }
 /// ```

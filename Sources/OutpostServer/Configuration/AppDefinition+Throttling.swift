@@ -1,6 +1,6 @@
 import OutpostCore
 
-extension AppConfiguration {
+extension AppDefinition {
     /// How many login failures and new users the server accepts before it answers 429 (`auth.throttling`):
     ///
     /// ```json

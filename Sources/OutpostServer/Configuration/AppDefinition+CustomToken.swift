@@ -2,7 +2,7 @@ import Foundation
 import OutpostCore
 import _CryptoExtras
 
-extension AppConfiguration {
+extension AppDefinition {
     /// The `custom-token` auth provider (App Services' Custom JWT authentication): a client logs in with a JWT that
     /// the app's own identity provider signed; its `sub` claim is the user's identity.
     ///
@@ -105,7 +105,7 @@ extension AppConfiguration {
                         throw ConfigurationError(.invalidValue, path: reader.path(of: "public_key"),
                                                  "give either public_key or jwk_uri, not both")
                     }
-                    guard AppConfiguration.isHTTPSOrLoopback(jwkURI) else {
+                    guard AppDefinition.isHTTPSOrLoopback(jwkURI) else {
                         // Keys fetched over plain HTTP could be replaced on the way, and with them any user forged.
                         throw ConfigurationError(.invalidValue, path: reader.path(of: "jwk_uri"),
                             "expected an https URL (http only on a loopback address), found \"\(jwkURI)\"")

@@ -1,6 +1,6 @@
 import OutpostCore
 
-extension AppConfiguration {
+extension AppDefinition {
     /// The top-level fields whose values storage indexes for this app (``DocumentStorage/createFieldIndexes(_:)``): the
     /// queryable fields, which subscriptions and Data API filters name, the partition key, and the fields the rules'
     /// `apply_when` and document filters read, which every Data API read of a user's documents looks up.

@@ -1,7 +1,7 @@
 import Foundation
 import OutpostCore
 
-extension AppConfiguration {
+extension AppDefinition {
     /// Reads an app configuration file.
     ///
     /// - Throws: ``ConfigurationError`` naming the JSON path of the first problem.

@@ -4,16 +4,16 @@ import Testing
 
 @testable import Outpost
 
-/// The client connection's event stream against a real server: local changes and ticks are queued once however
-/// often they come, so a busy session's stream grows with messages only, and the end of the socket is known before
-/// the session reaches `.closed` (it skips the stale local changes and ticks queued before it).
-@Suite struct SyncConnectionEventTests {
+/// The event stream of the client's `SyncSocket` against a real server: local changes and ticks are queued once
+/// however often they come, so a busy session's stream grows with messages only, and the end of the socket is known
+/// before the session reaches `.closed` (it skips the stale local changes and ticks queued before it).
+@Suite struct SyncSocketEventTests {
     @Test func localChangesAndTicksAreQueuedOnceUntilTheSessionTakesThem() async throws {
         try await withTestServer(configuration: .development(appId: "events")) { server in
             try await withClientApp(server) { app in
                 let user = try await app.login(credentials: .anonymous)
                 let token = try await user.accessToken(forceRefresh: false)
-                let conn = try await Outpost.SyncConnection.connect(
+                let conn = try await SyncSocket.connect(
                     url: SyncURL.realmSync(baseURL: app.baseURL, appId: app.appId), accessToken: token, timeout: .seconds(60))
                 var events = conn.events.makeAsyncIterator()
                 for _ in 0..<500 {
@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    private static func kind(_ event: Outpost.SyncConnection.Event?) -> String {
+    private static func kind(_ event: SyncSocket.Event?) -> String {
         switch event {
         case .message?: "message"
         case .localChange?: "localChange"

@@ -3,15 +3,15 @@ import OutpostCore
 import OutpostServer
 import Testing
 
-@Suite struct AppConfigurationTests {
+@Suite struct AppDefinitionTests {
     @Test func readsTheDocumentedExample() throws {
-        let app = try AppConfiguration(jsonText: exampleConfigurationText)
+        let app = try AppDefinition(jsonText: exampleConfigurationText)
         #expect(app.appId == "tasks-app")
         #expect(app.name == "Tasks")
         #expect(app.auth.anonymousEnabled && app.auth.emailPasswordEnabled && app.auth.apiKeysEnabled)
         #expect(!app.auth.emailPasswordAutoConfirm)
         #expect(app.auth.accessTokenLifetimeSeconds == 1800 && app.auth.refreshTokenLifetimeDays == 60)
-        #expect(app.auth.throttling == AppConfiguration.Throttling())
+        #expect(app.auth.throttling == AppDefinition.Throttling())
         #expect(app.sync.mode == .flexible && app.sync.partition == nil && !app.sync.developmentModeEnabled)
         #expect(app.sync.queryableFieldsNames == ["_id", "complexity", "ownerId"])
         #expect(app.sync.queryableFields(of: "Item") == ["_id", "complexity", "ownerId", "itemName"])
@@ -27,22 +27,22 @@ import Testing
     }
 
     @Test func defaultsWhenSectionsAreAbsent() throws {
-        let app = try AppConfiguration(jsonText: #"{"app_id": "a"}"#)
+        let app = try AppDefinition(jsonText: #"{"app_id": "a"}"#)
         #expect(app.name == "a")
-        #expect(app.auth == AppConfiguration.Auth())
+        #expect(app.auth == AppDefinition.Auth())
         #expect(app.auth.accessTokenLifetimeSeconds == 1800 && app.auth.refreshTokenLifetimeDays == 60)
         #expect(app.sync.mode == .flexible && app.sync.queryableFields(of: "X") == ["_id"])
         #expect(app.schema.isEmpty && app.rules.isEmpty && app.defaultRule == nil && !app.dataAPI.enabled)
     }
 
     @Test func readsThrottling() throws {
-        let defaults = try AppConfiguration(jsonText: #"{"app_id": "a"}"#).auth.throttling
+        let defaults = try AppDefinition(jsonText: #"{"app_id": "a"}"#).auth.throttling
         #expect(
             defaults
                 == .init(
                     failedLoginsPerAccount: 10, failedLoginsPerAddress: 100, newUsersPerAddress: 100,
                     windowSeconds: 300, trackedKeys: 10_000))
-        let custom = try AppConfiguration(
+        let custom = try AppDefinition(
             jsonText: #"""
                 {"app_id": "a", "auth": {"throttling": {"failed_logins_per_account": 5, "failed_logins_per_address": 0,
                  "new_users_per_address": 20, "window_seconds": 60, "tracked_keys": 500}}}
@@ -52,14 +52,14 @@ import Testing
                 == .init(
                     failedLoginsPerAccount: 5, failedLoginsPerAddress: 0, newUsersPerAddress: 20, windowSeconds: 60,
                     trackedKeys: 500))
-        let off = try AppConfiguration(jsonText: #"{"app_id": "a", "auth": {"throttling": {"enabled": false}}}"#)
+        let off = try AppDefinition(jsonText: #"{"app_id": "a", "auth": {"throttling": {"enabled": false}}}"#)
         #expect(off.auth.throttling == .off)
-        #expect(try AppConfiguration(jsonText: off.jsonText) == off)
-        #expect(try AppConfiguration(jsonText: custom.jsonText) == custom)
+        #expect(try AppDefinition(jsonText: off.jsonText) == off)
+        #expect(try AppDefinition(jsonText: custom.jsonText) == custom)
     }
 
     @Test func readsPartitionMode() throws {
-        let app = try AppConfiguration(
+        let app = try AppDefinition(
             jsonText: #"""
                 {"app_id": "p", "sync": {"mode": "partition", "partition": {"key": "_partition", "type": "objectId",
                  "required": true, "permissions": {"read": true, "write": {"%%user.id": "%%partition"}}}}}
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func developmentApp() throws {
-        let app = AppConfiguration.development(appId: "dev")
+        let app = AppDefinition.development(appId: "dev")
         #expect(app.appId == "dev" && app.sync.developmentModeEnabled && app.sync.mode == .flexible)
         #expect(app.auth.anonymousEnabled && app.auth.emailPasswordEnabled && app.auth.emailPasswordAutoConfirm)
         #expect(app.sync.queryableFields(of: "Item") == ["*", "_id"])
@@ -81,28 +81,28 @@ import Testing
                 #"{"name":"default","apply_when":{},"document_filters":{"read":true,"write":true},"read":true,"write":true,"insert":true,"delete":true}"#
             ))
         #expect(app.defaultRule == .object(["roles": .array([expectedRole])]))
-        #expect(AppConfiguration.development().appId == "outpost-dev")
+        #expect(AppDefinition.development().appId == "outpost-dev")
     }
 
     @Test func writesAndReadsBackTheSameConfiguration() throws {
-        for app in [try AppConfiguration(jsonText: exampleConfigurationText), .development()] {
-            #expect(try AppConfiguration(jsonText: app.jsonText) == app)
+        for app in [try AppDefinition(jsonText: exampleConfigurationText), .development()] {
+            #expect(try AppDefinition(jsonText: app.jsonText) == app)
         }
-        let partitioned = try AppConfiguration(
+        let partitioned = try AppDefinition(
             jsonText: #"{"app_id":"p","sync":{"mode":"partition","partition":{"key":"k","type":"uuid"}}}"#)
-        #expect(try AppConfiguration(jsonText: partitioned.jsonText) == partitioned)
+        #expect(try AppDefinition(jsonText: partitioned.jsonText) == partitioned)
     }
 
     @Test func developmentAppIsPersistedInTheDataDirectory() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outpost-cfg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try AppConfiguration.loadOrCreateDevelopment(in: directory)
+        let first = try AppDefinition.loadOrCreateDevelopment(in: directory)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("app.json").path))
         var edited = first
         edited.name = "Edited"
         try edited.write(to: directory.appendingPathComponent("app.json"))
-        let second = try AppConfiguration.loadOrCreateDevelopment(in: directory)
+        let second = try AppDefinition.loadOrCreateDevelopment(in: directory)
         #expect(second.appId == "outpost-dev" && second.name == "Edited")
     }
 
@@ -162,7 +162,7 @@ import Testing
 
     @Test(arguments: badInputs) func badInputNamesThePath(_ input: BadInput) {
         do {
-            _ = try AppConfiguration(jsonText: input.json)
+            _ = try AppDefinition(jsonText: input.json)
             Issue.record("accepted \(input.json)")
         } catch {
             #expect(error.code == input.code)
@@ -173,10 +173,10 @@ import Testing
 
     @Test func unreadableFile() {
         #expect(throws: ConfigurationError.self) {
-            try AppConfiguration(contentsOf: URL(fileURLWithPath: "/nonexistent/app.json"))
+            try AppDefinition(contentsOf: URL(fileURLWithPath: "/nonexistent/app.json"))
         }
         do {
-            _ = try AppConfiguration(contentsOf: URL(fileURLWithPath: "/nonexistent/app.json"))
+            _ = try AppDefinition(contentsOf: URL(fileURLWithPath: "/nonexistent/app.json"))
         } catch {
             #expect(error.code == .unreadableFile)
         }

@@ -1,7 +1,7 @@
 import Foundation
 import OutpostCore
 
-extension AppConfiguration {
+extension AppDefinition {
     /// The app id of the development app that `outpost-server` creates when started without `--config`.
     public static let developmentAppId = "outpost-dev"
 
@@ -19,8 +19,8 @@ extension AppConfiguration {
     /// A ready development app: development mode on, anonymous and email/password login (auto-confirmed) and API
     /// keys, Flexible Sync with every field queryable (`"*"`, an Outpost extension), and a default role named `default` that lets every user read and
     /// write everything.
-    public static func development(appId: String = developmentAppId) -> AppConfiguration {
-        AppConfiguration(
+    public static func development(appId: String = developmentAppId) -> AppDefinition {
+        AppDefinition(
             appId: appId,
             name: appId,
             auth: Auth(
@@ -33,10 +33,10 @@ extension AppConfiguration {
 
     /// The app of a data directory without a configuration file: `<dataDirectory>/app.json` when it exists,
     /// otherwise a new ``development(appId:)`` app written there, so the app id stays the same across restarts.
-    public static func loadOrCreateDevelopment(in dataDirectory: URL) throws(ConfigurationError) -> AppConfiguration {
+    public static func loadOrCreateDevelopment(in dataDirectory: URL) throws(ConfigurationError) -> AppDefinition {
         let url = dataDirectory.appendingPathComponent("app.json")
         if FileManager.default.fileExists(atPath: url.path) {
-            return try AppConfiguration(contentsOf: url)
+            return try AppDefinition(contentsOf: url)
         }
         let app = development()
         try app.write(to: url)
