@@ -131,3 +131,12 @@ extension Decimal128.Parts {
     var isNaN: Bool { kind == .quietNaN || kind == .signalingNaN }
     var isZero: Bool { kind == .finite && coefficient == 0 }
 }
+
+extension Decimal128 {
+    /// `lhs / rhs` by name, for Outpost's global `/` (its Decimal128+Operators.swift): there both operators are
+    /// visible, and the name makes sure the global one does not call itself.
+    package static func quotient(_ lhs: Decimal128, _ rhs: Decimal128) -> Decimal128 { lhs / rhs }
+
+    /// `-operand` by name, for the same reason.
+    package static func negation(_ operand: Decimal128) -> Decimal128 { -operand }
+}
