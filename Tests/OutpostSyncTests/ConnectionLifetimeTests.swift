@@ -50,8 +50,13 @@ import Testing
                 try await eventually(timeout: .seconds(20), "only B's connection is left: \(engine.activeConnections)") {
                     engine.activeConnections == 1
                 }
+                // And it stays so: a socket left open (the defect) never closes. A connect cut short by a suspend can
+                // still complete its handshake on a loaded machine a moment later, and is then closed at once, so
+                // the count is looked at again until it settles rather than at one instant.
                 try await Task.sleep(for: .milliseconds(500))
-                #expect(engine.activeConnections == 1)
+                try await eventually(timeout: .seconds(20), "still only B's connection: \(engine.activeConnections)") {
+                    engine.activeConnections == 1
+                }
             }
         }
     }
