@@ -84,7 +84,7 @@ extension SyncAgent {
     func verdict(forTransaction version: Int64) async throws -> SyncSession.WriteVerdict {
         if isInvalid { throw SyncError(.clientSessionError, "The sync session is invalid.") }
         let id = UUID()
-        if let decided = machine.decidedVerdict(version) { return decided }
+        // The machine answers at once when the verdict is known, else keeps the caller waiting.
         return try await withCheckedThrowingContinuation { continuation in
             verdictContinuations[id] = continuation
             let (decided, actions) = machine.verdict(id, forTransaction: version)
