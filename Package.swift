@@ -70,7 +70,7 @@ let package = Package(
             ],
             // The admin console's page, script and style sheet, copied byte for byte into the target's resource
             // bundle (`Bundle.module`), which must ship beside the `outpost-server` executable (docs/server.md).
-            resources: [.copy("Admin/Console")]
+            resources: [.copy("Admin/Console"), .copy("Functions/Runtime")]
         ),
         // The server executable: parses arguments and configuration, runs the service. No logic.
         .executableTarget(

@@ -131,6 +131,11 @@ extension AppError.Code {
         case "ValueNotFound": self = .valueNotFound
         case "APIKeyAlreadyExists": self = .apiKeyAlreadyExists
         case "FunctionNotFound": self = .functionNotFound
+        case "FunctionExecutionError": self = .functionExecutionError
+        case "FunctionSyntaxError": self = .functionSyntaxError
+        case "FunctionInvalid": self = .functionInvalid
+        case "ExecutionTimeLimitExceeded": self = .executionTimeLimitExceeded
+        case "NotCallable": self = .notCallable
         default: self = .httpRequestFailed
         }
     }

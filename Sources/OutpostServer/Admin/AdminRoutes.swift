@@ -25,6 +25,7 @@ struct AdminRoutes: Sendable {
         group.get("collections/:name/changes", use: guarded(export.changes))
         group.get("sessions", use: guarded(sessions))
         group.get("logs", use: guarded(logs))
+        AdminFunctionRoutes(application: application).register(on: group, guarded: self)
     }
 
     /// Whether two strings are equal, in time that depends only on their lengths.

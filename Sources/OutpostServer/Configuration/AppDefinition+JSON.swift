@@ -12,21 +12,23 @@ extension AppDefinition {
         } catch {
             throw ConfigurationError(.unreadableFile, path: "$", "cannot read \(url.path): \(error.localizedDescription)")
         }
-        try self.init(jsonText: String(decoding: data, as: UTF8.self))
+        try self.init(jsonText: String(decoding: data, as: UTF8.self), baseDirectory: url.deletingLastPathComponent())
     }
 
-    /// Reads an app configuration from JSON text.
-    public init(jsonText: String) throws(ConfigurationError) {
+    /// Reads an app configuration from JSON text; files it names (function sources) are relative to
+    /// `baseDirectory` (the working directory when nil).
+    public init(jsonText: String, baseDirectory: URL? = nil) throws(ConfigurationError) {
         guard let json = JSONValue.parse(jsonText) else {
             throw ConfigurationError(.invalidJSON, path: "$", "the configuration is not valid JSON")
         }
-        try self.init(json: json)
+        try self.init(json: json, baseDirectory: baseDirectory)
     }
 
     /// Reads an app configuration from parsed JSON.
-    package init(json: JSONValue) throws(ConfigurationError) {
+    package init(json: JSONValue, baseDirectory: URL? = nil) throws(ConfigurationError) {
         let root = try ConfigurationReader(json, path: "$")
-        try root.rejectUnknownFields(["app_id", "name", "auth", "sync", "schema", "rules", "default_rule", "data_api"])
+        try root.rejectUnknownFields(
+            Functions.fieldNames.union(["app_id", "name", "auth", "sync", "schema", "rules", "default_rule", "data_api"]))
         let appId = try root.requiredString("app_id")
         guard appId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw ConfigurationError(
@@ -56,6 +58,7 @@ extension AppDefinition {
         self.init(
             appId: appId, name: try root.string("name") ?? appId, auth: auth, sync: sync, schema: schema, rules: rules,
             defaultRule: defaultRule, dataAPI: dataAPI)
+        self.functions = try Functions(root, baseDirectory: baseDirectory)
     }
 
     private static func auth(_ reader: ConfigurationReader) throws(ConfigurationError) -> Auth {

@@ -21,6 +21,8 @@ public struct AppDefinition: Sendable, Hashable {
     /// The rule for collections without their own entry, `{"roles": […]}`, or nil.
     package var defaultRule: JSONValue?
     public var dataAPI: DataAPI
+    /// App Services functions and their values (docs/functions.md).
+    public var functions = Functions()
 
     package init(
         appId: String, name: String? = nil, auth: Auth = Auth(), sync: Sync = Sync(), schema: [String: JSONValue] = [:],

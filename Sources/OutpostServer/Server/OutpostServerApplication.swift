@@ -40,6 +40,8 @@ public struct OutpostServerApplication: Service {
     public let adminKey: String
     public let syncHandler: any SyncConnectionHandler
     public let logger: Logger
+    /// Runs the app's functions (nil when it has none).
+    public let functionRuntime: FunctionRuntime?
     /// The open sync connections of each user (``OutpostServerConfiguration/maxSyncConnectionsPerUser``).
     let syncConnectionQuota: SyncConnectionQuota
     let closesStorage: Bool
@@ -85,6 +87,7 @@ public struct OutpostServerApplication: Service {
             self.syncHandler = SyncEngine(storage: storage, logger: logger) { $0 == settings.appId ? settings : nil }
         }
         self.syncConnectionQuota = SyncConnectionQuota(limit: configuration.maxSyncConnectionsPerUser)
+        self.functionRuntime = app.functions.definitions.isEmpty ? nil : FunctionRuntime(app: app)
         self.logger = logger
         self.closesStorage = closesStorage
         self.routeInstallers = routeInstallers
@@ -102,6 +105,9 @@ public struct OutpostServerApplication: Service {
         ServerMetrics.bootstrap()
         try await storage.prepare()
         try await storage.createFieldIndexes(app.indexedFieldNames)
+        if let problem = await functionRuntime?.reportAvailability(logger: logger) {
+            try? await storage.appendLog(LogRecord(appId: app.appId, kind: "function", level: "error", message: problem.message))
+        }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 if let engine = syncHandler as? SyncEngine { group.addTask { try await engine.run() } }
@@ -111,9 +117,11 @@ public struct OutpostServerApplication: Service {
                 group.cancelAll()
             }
         } catch {
+            await functionRuntime?.shutdown()
             if closesStorage { try? await storage.close() }
             throw error
         }
+        await functionRuntime?.shutdown()
         if closesStorage { try await storage.close() }
     }
 
@@ -126,6 +134,7 @@ public struct OutpostServerApplication: Service {
         ClientAPIRoutes(auth: auth).register(on: router)
         SyncRoutes(auth: auth, handler: syncHandler, logger: logger).registerRejection(on: router)
         DataAPIRoutes(application: self).register(on: router)
+        FunctionRoutes(application: self).register(on: router)
         EventUploadRoutes(application: self).register(on: router)
         AdminRoutes(application: self).register(on: router)
         AdminConsoleRoutes().register(on: router)
