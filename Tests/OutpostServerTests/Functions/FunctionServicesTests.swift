@@ -1,0 +1,85 @@
+import Foundation
+import OutpostCore
+import OutpostServer
+import OutpostServerTesting
+import Testing
+
+/// `context.services.get("mongodb-atlas")` runs through the Data API's engine: with the caller's rules (a second
+/// user cannot read, change or delete the first user's documents through a function), without rules for
+/// `run_as_system`, and in the server's transactions (writes become history for sync clients).
+@Suite struct FunctionServicesTests {
+    static let functions = functionEntries([
+        ("addItem", """
+            exports = async function(name) {
+              const items = context.services.get("mongodb-atlas").db("app").collection("Item");
+              const { insertedId } = await items.insertOne({ ownerId: context.user.id, name });
+              return insertedId;
+            };
+            """),
+        ("readItem", """
+            exports = async (id) => context.services.get("mongodb-atlas").db("app").collection("Item").findOne({ _id: id });
+            """),
+        ("renameItem", """
+            exports = async (id, name) => context.services.get("mongodb-atlas").db("app").collection("Item")
+              .updateOne({ _id: id }, { $set: { name } });
+            """),
+        ("deleteItem", """
+            exports = async (id) => context.services.get("mongodb-atlas").db("app").collection("Item").deleteOne({ _id: id });
+            """),
+        ("stealItem", """
+            exports = async (id) => context.services.get("mongodb-atlas").db("app").collection("Item")
+              .insertOne({ _id: id, ownerId: "someone else", name: "mine now" });
+            """),
+        ("countAll", """
+            exports = async () => context.services.get("mongodb-atlas").db("app").collection("Item").count({});
+            """),
+        ("listSorted", """
+            exports = async () => (await context.services.get("mongodb-atlas").db("app").collection("Item")
+              .find({}).sort({ name: 1 }).toArray()).map((item) => item.name);
+            """),
+        ("otherService", "exports = () => context.services.get('http');"),
+    ], extra: ["countAll": #"{"run_as_system": true}"#])
+
+    @Test func aSecondUserCannotReachTheFirstUsersDocuments() async throws {
+        try await withFunctionServer(functions: Self.functions, rules: ["Item": ownerReadWriteRole]) { server in
+            let alice = try await server.newUser()
+            let bob = try await server.newUser()
+            let before = try await server.storage.latestServerVersion(appId: server.appId)
+            let added = try await server.callFunction("addItem", #"["alice's"]"#, as: alice)
+            #expect(added.status == 200, "\(added.json.text)")
+            let id = added.json
+            #expect(id["$oid"] != nil, "\(id.text)")
+            // The write went through a transaction with history, as a Data API write does.
+            #expect(try await server.storage.latestServerVersion(appId: server.appId) > before)
+            let own = try await server.callFunction("readItem", "[\(id.text)]", as: alice)
+            #expect(own.json["name"] == .string("alice's"))
+            let read = try await server.callFunction("readItem", "[\(id.text)]", as: bob)
+            #expect(read.json == .null, "\(read.json.text)")
+            let rename = try await server.callFunction("renameItem", "[\(id.text), \"bob's\"]", as: bob)
+            #expect(rename.json["matchedCount"] == JSONValue.parse(#"{"$numberInt": "0"}"#), "\(rename.json.text)")
+            let delete = try await server.callFunction("deleteItem", "[\(id.text)]", as: bob)
+            #expect(delete.json["deletedCount"] == JSONValue.parse(#"{"$numberInt": "0"}"#), "\(delete.json.text)")
+            let steal = try await server.callFunction("stealItem", "[\(id.text)]", as: bob)
+            #expect(steal.status == 400, "\(steal.json.text)")
+            #expect(steal.json["error"]?.stringValue?.isEmpty == false)
+            let stored = try await server.storage.document(appId: server.appId, collection: "Item", primaryKey: try Value(extendedJSON: id))
+            #expect(stored?["name"] == .string("alice's"))
+            #expect(stored?["ownerId"] == .string(alice.id))
+            // A system function sees everyone's documents.
+            _ = try await server.callFunction("addItem", #"["bob's"]"#, as: bob)
+            let count = try await server.callFunction("countAll", as: bob)
+            #expect(count.json == JSONValue.parse(#"{"$numberInt": "2"}"#), "\(count.json.text)")
+            let visibleToBob = try await server.callFunction("listSorted", as: bob)
+            #expect(visibleToBob.json == .array([.string("bob's")]))
+        }
+    }
+
+    @Test func onlyTheAppsDataSourceIsThere() async throws {
+        try await withFunctionServer(functions: Self.functions) { server in
+            let user = try await server.newUser()
+            let other = try await server.callFunction("otherService", as: user)
+            #expect(other.json["error_code"] == .string("FunctionExecutionError"))
+            #expect(other.json["error"]?.stringValue?.contains("mongodb-atlas") == true, "\(other.json.text)")
+        }
+    }
+}
