@@ -142,7 +142,7 @@ struct FunctionCallExchange: Sendable {
     private static func error(from fields: [String: JSONValue], name: String) -> FunctionCallError {
         let message = string(fields["message"]) ?? "function '\(name)' failed"
         switch string(fields["name"]) {
-        case "SyntaxError": return FunctionCallError(.syntaxError, message)
+        case "SyntaxError": return FunctionCallError(.syntaxError, "function '\(name)' does not compile: \(message)")
         case "FunctionInvalid": return FunctionCallError(.invalid, message)
         case "FunctionNotFound": return FunctionCallError(.notFound, message)
         default: return FunctionCallError(.threw, message)

@@ -93,13 +93,34 @@ struct FunctionService: Sendable {
             service.limits = application.app.dataAPI
             do {
                 return .success(try await service.perform(
-                    action: request.action, collection: request.collection, body: request.body, user: caller))
+                    action: request.action, collection: request.collection,
+                    body: request.body.mapValues(Self.plainNumbers), user: caller))
             } catch let error as APIError {
                 return .failure(error)
             } catch {
                 return .failure(APIError(status: .internalServerError, errorCode: "InternalServerError",
                                          code: "internal", message: "\(error)"))
             }
+        }
+    }
+
+    /// The worker writes canonical Extended JSON; the Data API reads sort orders, limits and projections as plain
+    /// JSON numbers. Integers become plain numbers (the server keeps one integer type anyway), as do doubles with a
+    /// fraction; integral doubles keep their wrapper so that they stay doubles.
+    static func plainNumbers(_ json: JSONValue) -> JSONValue {
+        switch json {
+        case .array(let items): return .array(items.map(plainNumbers))
+        case .object(let fields):
+            if fields.count == 1, case .string(let text)? = fields["$numberInt"] ?? fields["$numberLong"], let n = Int64(text) {
+                return .int(n)
+            }
+            if fields.count == 1, case .string(let text)? = fields["$numberDouble"], let x = Double(text), x.isFinite,
+                x != x.rounded()
+            {
+                return .double(x)
+            }
+            return .object(fields.mapValues(plainNumbers))
+        default: return json
         }
     }
 

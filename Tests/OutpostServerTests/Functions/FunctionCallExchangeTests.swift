@@ -49,7 +49,8 @@ import Testing
         for (name, kind, code) in cases {
             var exchange = FunctionCallExchange(callId: 2, name: "f", maxLogLines: 0)
             let step = exchange.receive(line(#"{"type":"done","id":2,"error":{"name":"\#(name)","message":"boom"}}"#))
-            #expect(step == .finished(.failure(FunctionCallError(kind, "boom"))), "\(name)")
+            let message = kind == .syntaxError ? "function 'f' does not compile: boom" : "boom"
+            #expect(step == .finished(.failure(FunctionCallError(kind, message))), "\(name)")
             #expect(FunctionCallError(kind, "boom").errorCode == code)
         }
     }

@@ -56,7 +56,7 @@ import Testing
                 ("secretHelper", 403, "NotCallable", "private"),
                 ("adminsOnly", 403, "NotCallable", "rule not matched"),
                 ("fails", 400, "FunctionExecutionError", "no luck today"),
-                ("broken", 400, "FunctionSyntaxError", ""),
+                ("broken", 400, "FunctionSyntaxError", "function 'broken' does not compile"),
                 ("notAFunction", 400, "FunctionInvalid", "notAFunction"),
             ]
             for (name, status, code, message) in cases {

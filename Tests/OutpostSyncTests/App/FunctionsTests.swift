@@ -39,11 +39,13 @@ import Testing
                     .objectId(ObjectId.generate()), .decimal128(try Decimal128(string: "12345.6789")),
                     .datetime(Date(timeIntervalSince1970: 1_700_000_000.25)), .binary(Data([0, 1, 254, 255])),
                     .uuid(UUID()), .timestamp(Date(timeIntervalSince1970: 1_700_000_000)), .minKey, .maxKey,
-                    .document(["nested": .array([.int32(1), .string("two"), nil]), "empty": .document([:])]),
+                    .document(["nested": .array([.int32(1), .string("two"), .null]), "empty": .document([:])]),
                     .array([]),
                 ]
                 let echoed = try await user.functions.echo(arguments)
                 #expect(echoed == .array(arguments.map { Optional($0) }), "\(echoed)")
+                // A nil entry is sent as null and comes back as `.null`.
+                #expect(try await user.functions.echo([.array([nil])]) == .array([.array([.null])]))
                 let regex = try await user.functions.echo([.regex(try NSRegularExpression(pattern: "^a.c$", options: [.caseInsensitive]))])
                 guard case .array(let items) = regex, case .regex(let back)?? = items.first else {
                     Issue.record("expected a regular expression back, got \(regex)")
