@@ -59,7 +59,7 @@ public final class EmailPasswordAuth: Sendable {
         deliver(completion) { try await self.resendConfirmationEmail(email) }
     }
 
-    /// Runs the app's custom confirmation function again. outpost-server runs no functions yet: this fails with
+    /// Runs the app's custom confirmation function again. outpost-server does not call functions for confirmations and resets: this fails with
     /// ``AppError`` `.functionNotFound` (use ``resendConfirmationEmail(_:)``).
     public func retryCustomConfirmation(_ email: String) async throws {
         _ = try await state.api.send(
@@ -100,7 +100,7 @@ public final class EmailPasswordAuth: Sendable {
         deliver(completion) { try await self.resetPassword(to: password, token: token, tokenId: tokenId) }
     }
 
-    /// Runs the app's password reset function. outpost-server runs no functions yet: this fails with ``AppError``
+    /// Runs the app's password reset function. outpost-server does not call functions for confirmations and resets: this fails with ``AppError``
     /// `.functionNotFound` (use ``sendResetPasswordEmail(_:)``).
     public func callResetPasswordFunction(email: String, password: String, args: [AnyBSON]) async throws {
         let arguments = try args.enumerated().map { try BSONConversion.json($1, path: "args[\($0)]") }

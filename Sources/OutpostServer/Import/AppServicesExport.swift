@@ -91,6 +91,17 @@ package struct AppServicesExport: Sendable {
         throw AppImportError(file: path, "is not valid JSON (\(Self.errorPosition(bytes)))")
     }
 
+    /// A text file (a function's source), or nil when absent.
+    package func text(_ path: String) throws(AppImportError) -> String? {
+        let url = folder.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        } catch {
+            throw AppImportError(file: path, "cannot be read: \(error.localizedDescription)")
+        }
+    }
+
     /// A JSON file that must hold an object, or nil when absent.
     package mutating func object(_ path: String) throws(AppImportError) -> [String: JSONValue]? {
         guard let value = try json(path) else { return nil }

@@ -53,15 +53,15 @@ extension AppServicesImport {
                                  ("runResetFunction", "resetFunctionName")] where config[flag]?.boolValue == true {
                 let function = config[name]?.stringValue ?? ""
                 report.leaveOut("\(file): \(flag) (\(function))",
-                    "Outpost runs no App Services functions yet; confirmations and resets take their tokens from the "
-                        + "server log")
+                    "Outpost runs the app's functions for clients but does not call them for confirmations and "
+                        + "resets; their tokens go to the server log or the token webhook")
             }
         case "custom-token":
             importCustomToken(provider, config: config, enabled: enabled, file: file)
         case "custom-function":
             report.leaveOut(file,
-                "custom function authentication needs App Services functions, which Outpost does not run yet; "
-                    + "Custom JWT (custom-token) is the nearest provider")
+                "Outpost has no custom function authentication provider; Custom JWT (custom-token) is the "
+                    + "nearest one")
         case "oauth2-google", "oauth2-apple", "oauth2-facebook":
             report.leaveOut(file,
                 "Outpost has no \(type.dropFirst(7).capitalized) login; sign users in with your identity provider and "

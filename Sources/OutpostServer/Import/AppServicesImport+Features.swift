@@ -18,16 +18,6 @@ extension AppServicesImport {
 
     /// The parts of an App Services app Outpost has no equivalent for, each named in the report.
     mutating func reportUnsupportedFeatures() throws(AppImportError) {
-        let functions = functionNames()
-        if !functions.isEmpty {
-            report.leaveOut("functions (\(functions.joined(separator: ", ")))",
-                "Outpost does not run App Services functions yet; rules that call them (%function) were left out above")
-        }
-        let values = export.list("values").filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
-        if !values.isEmpty {
-            report.leaveOut("values (\(values.joined(separator: ", ")))",
-                "Outpost has no values: %%values in rules reads as missing")
-        }
         var environments: [String] = []
         for name in export.list("environments") where name.hasSuffix(".json") {
             if !(try export.object("environments/\(name)")?["values"]?.objectValue ?? [:]).isEmpty {
@@ -61,13 +51,6 @@ extension AppServicesImport {
             report.leaveOut("incoming webhooks (\(webhooks.joined(separator: ", ")))",
                 "Outpost has no webhooks (they run App Services functions)")
         }
-    }
-
-    private func functionNames() -> [String] {
-        if export.layout == .legacy {
-            return export.list("functions").filter { export.isFolder("functions/\($0)") }
-        }
-        return export.list("functions").filter { $0.hasSuffix(".js") }.map { String($0.dropLast(3)) }
     }
 
     /// Whether a folder holds anything but empty defaults (a fresh export has `graphql/config.json` and friends).

@@ -16,6 +16,8 @@ package struct AppServicesImport {
     var rules: [String: JSONValue] = [:]
     var defaultRule: JSONValue?
     var dataAPIEnabled = false
+    var functions: [JSONValue] = []
+    var values: [String: JSONValue] = [:]
     /// The class (Realm type) each collection holds: its schema's `title`, or the collection's name.
     var classOfCollection: [String: String] = [:]
 
@@ -31,6 +33,7 @@ package struct AppServicesImport {
         try importer.importData()
         try importer.importSync()
         try importer.importDataAPI()
+        try importer.importFunctionsAndValues()
         try importer.reportUnsupportedFeatures()
         for file in importer.export.repairedFiles {
             importer.report.carry(file, "read after removing trailing commas (App Services accepted them)")
@@ -102,6 +105,8 @@ package struct AppServicesImport {
         if !rules.isEmpty { root["rules"] = .object(rules) }
         if let defaultRule { root["default_rule"] = defaultRule }
         root["data_api"] = .object(["enabled": .bool(dataAPIEnabled)])
+        if !functions.isEmpty { root["functions"] = .array(functions) }
+        if !values.isEmpty { root["values"] = .object(values) }
         let configuration: AppDefinition
         do {
             configuration = try AppDefinition(json: .object(root))

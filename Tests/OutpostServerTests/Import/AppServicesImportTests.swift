@@ -47,8 +47,11 @@ import Testing
         #expect(left(report, "resetPasswordUrl")?.contains("sends no email") == true)
         #expect(left(report, "custom_user_data") != nil)
         #expect(left(report, "filters") != nil)
-        #expect(left(report, "functions (isAdmin)") != nil)
-        #expect(left(report, "values (apiBase)") != nil)
+        // Functions and values come along, sources inline.
+        #expect(app.functions.definition(named: "isAdmin")?.source == "exports = function() { return false; };")
+        #expect(app.functions.definition(named: "isAdmin")?.isPrivate == true)
+        #expect(app.functions.values["apiBase"] == .string("https://api.example"))
+        #expect(report.carried.contains { $0.setting == "values/apiBase.json" })
         #expect(left(report, "environments (production)") != nil)
         #expect(left(report, "triggers (nightly)") != nil)
         #expect(left(report, "HTTPS endpoints (GET /stats)") != nil)
@@ -91,7 +94,8 @@ import Testing
         #expect(token.metadataFields.map(\.name) == ["user.email"])
         #expect(left(report, "runConfirmationFunction (confirm)") != nil)
         #expect(left(report, "services/twilio") != nil)
-        #expect(left(report, "functions (canWrite, confirm)") != nil)
+        #expect(app.functions.definitions.map(\.name).sorted() == ["canWrite", "confirm"])
+        #expect(app.functions.definition(named: "confirm")?.source == "exports = function() { return {status: 'success'}; };")
         #expect(left(report, "allowed_request_origins") != nil)
         #expect(left(report, "hosting") != nil)
     }
