@@ -25,15 +25,15 @@ extension Role {
             throw RuleError(code: .invalidRole, path: at("name"), problem: "a role's name must be a non-empty string")
         }
         var role = Role(name: name)
-        if let json = entries["apply_when"] { role.applyWhen = try RuleExpression.parse(json, path: at("apply_when")) }
+        if let json = entries["apply_when"] { role.applyWhen = try rule(json, at("apply_when")) }
         if let json = entries["document_filters"] {
             role.documentFilters = try parseDocumentFilters(json, path: at("document_filters"))
         }
-        if let json = entries["read"] { role.read = try RuleExpression.parse(json, path: at("read")) }
-        if let json = entries["write"] { role.write = try RuleExpression.parse(json, path: at("write")) }
-        if let json = entries["insert"] { role.insert = try RuleExpression.parse(json, path: at("insert")) }
-        if let json = entries["delete"] { role.delete = try RuleExpression.parse(json, path: at("delete")) }
-        if let json = entries["search"] { role.search = try RuleExpression.parse(json, path: at("search")) }
+        if let json = entries["read"] { role.read = try rule(json, at("read")) }
+        if let json = entries["write"] { role.write = try rule(json, at("write")) }
+        if let json = entries["insert"] { role.insert = try rule(json, at("insert")) }
+        if let json = entries["delete"] { role.delete = try rule(json, at("delete")) }
+        if let json = entries["search"] { role.search = try rule(json, at("search")) }
         if let json = entries["fields"] {
             guard case .object(let fields) = json else {
                 throw RuleError(code: .invalidRole, path: at("fields"), problem: "'fields' must be an object of field permissions")
@@ -67,13 +67,18 @@ extension Role {
         for key in entries.keys.sorted() {
             let keyPath = RuleError.join(path, key)
             switch key {
-            case "read": filters.read = try RuleExpression.parse(entries[key]!, path: keyPath)
-            case "write": filters.write = try RuleExpression.parse(entries[key]!, path: keyPath)
+            case "read": filters.read = try rule(entries[key]!, keyPath)
+            case "write": filters.write = try rule(entries[key]!, keyPath)
             default:
                 throw RuleError(code: .invalidRole, path: keyPath,
                     problem: "unknown key \(RuleError.quoted(key)) in document_filters (expected read, write)")
             }
         }
         return filters
+    }
+
+    /// A role's expression: `%function` is allowed in roles (the Data API runs the calls; Sync refuses such roles).
+    private static func rule(_ json: JSONValue, _ path: String) throws(RuleError) -> RuleExpression {
+        try RuleExpression.parse(json, path: path, allowingFunctions: true)
     }
 }

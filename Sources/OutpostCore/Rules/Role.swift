@@ -97,6 +97,9 @@ public struct Role: Hashable, Sendable {
         func fail(_ key: String, _ problem: String) -> RuleError {
             RuleError(code: .notSyncCompatible, path: at(key), problem: "role \"\(name)\" \(problem)")
         }
+        if callsFunctions {
+            throw fail("", "calls a function (%function), which Device Sync does not do in permissions")
+        }
         guard documentFilters.read != nil, documentFilters.write != nil else {
             throw fail("document_filters", "needs both document_filters.read and document_filters.write for Sync")
         }
@@ -109,5 +112,20 @@ public struct Role: Hashable, Sendable {
         for expression in [applyWhen, documentFilters.read!, documentFilters.write!, insert, delete] {
             try expression.checkSyncCompatible()
         }
+    }
+}
+
+extension Role {
+    /// Every expression of the role (fields are booleans and call nothing).
+    var expressions: [RuleExpression] {
+        [applyWhen, insert, delete, search] + [documentFilters.read, documentFilters.write, read, write].compactMap { $0 }
+    }
+
+    /// Whether any of the role's expressions calls a function.
+    public var callsFunctions: Bool { expressions.contains { $0.callsFunctions } }
+
+    /// The `%function` calls evaluating the role for `document` may make.
+    public func functionCalls(_ document: Document?, context: RuleContext) -> [RuleFunctionCall] {
+        expressions.flatMap { $0.functionCalls(document, context: context) }
     }
 }

@@ -26,6 +26,8 @@ public struct RuleContext: Hashable, Sendable {
     public var root: Document?
     /// The document as it was before the write being checked (`%%prevRoot`); nil for inserts.
     public var prevRoot: Document?
+    /// The results of the request's `%function` calls (nil: no rule calls a function; a call fails closed).
+    public var functionResults: RuleFunctionResults?
 
     /// Creates a context; every part is optional.
     public init(

@@ -86,6 +86,48 @@ extension RuleExpression {
         case .value(let value): value
         case .expansion(let expansion): context.resolve(expansion)
         case .list(let items): .array(items.compactMap { resolve($0, context) })
+        case .function(let name, let arguments):
+            context.functionResults?[call(name, arguments, context)]
+        }
+    }
+
+    /// A `%function` call with its arguments resolved (a missing expansion is null, as App Services passes it).
+    private static func call(_ name: String, _ arguments: [Operand], _ context: RuleContext) -> RuleFunctionCall {
+        RuleFunctionCall(name: name, arguments: arguments.map { resolve($0, context) ?? .null })
+    }
+
+    /// The `%function` calls evaluating the expression for `document` would make, with their arguments resolved
+    /// as evaluation resolves them (`%%root` is the document).
+    public func functionCalls(_ document: Document?, context: RuleContext) -> [RuleFunctionCall] {
+        guard callsFunctions else { return [] }
+        var context = context
+        if let document { context.root = document }
+        var calls: [RuleFunctionCall] = []
+        Self.collectCalls(node, context, into: &calls)
+        return calls
+    }
+
+    private static func collectCalls(_ node: Node, _ context: RuleContext, into calls: inout [RuleFunctionCall]) {
+        switch node {
+        case .constant: break
+        case .and(let parts), .or(let parts), .nor(let parts): for part in parts { collectCalls(part, context, into: &calls) }
+        case .match(_, let conditions): for condition in conditions { collectCalls(condition, context, into: &calls) }
+        }
+    }
+
+    private static func collectCalls(_ condition: Condition, _ context: RuleContext, into calls: inout [RuleFunctionCall]) {
+        switch condition {
+        case .compare(_, let operand), .in(let operand), .notIn(let operand): collectCalls(operand, context, into: &calls)
+        case .exists: break
+        case .not(let inner): for part in inner { collectCalls(part, context, into: &calls) }
+        }
+    }
+
+    private static func collectCalls(_ operand: Operand, _ context: RuleContext, into calls: inout [RuleFunctionCall]) {
+        switch operand {
+        case .value, .expansion: break
+        case .list(let items): for item in items { collectCalls(item, context, into: &calls) }
+        case .function(let name, let arguments): calls.append(call(name, arguments, context))
         }
     }
 
@@ -99,6 +141,10 @@ extension RuleExpression {
             if case .array(let elements) = value { return elements }
             return [value]
         case .value(let value): return [value]
+        case .function:
+            guard let value = resolve(operand, context) else { return nil }
+            if case .array(let elements) = value { return elements }
+            return [value]
         }
     }
 

@@ -7,8 +7,13 @@ extension RuleExpression {
     ///   - path: where the expression sits in the configuration, used in error messages
     ///     (e.g. `roles[0].document_filters.read`).
     /// - Throws: ``RuleError`` naming the path of the offending part.
-    package static func parse(_ json: JSONValue, path: String) throws(RuleError) -> RuleExpression {
+    ///   - allowingFunctions: whether `%function` may appear (the rules of collections, for the Data API and
+    ///     functions); elsewhere (filters, permissions) it is refused as unsupported.
+    package static func parse(_ json: JSONValue, path: String, allowingFunctions: Bool = false) throws(RuleError)
+        -> RuleExpression
+    {
         var parser = RuleExpressionParser()
+        parser.allowsFunctions = allowingFunctions
         let node = try parser.expression(json, path: path)
         return RuleExpression(node: node, json: json, syncIncompatibility: parser.syncIncompatibility)
     }
@@ -28,6 +33,7 @@ extension RuleExpression {
 /// Turns JSON into expression nodes, remembering the first document-dependent expansion it meets.
 struct RuleExpressionParser {
     var syncIncompatibility: RuleExpression.SyncIncompatibility?
+    var allowsFunctions = false
 
     mutating func expression(_ json: JSONValue, path: String) throws(RuleError) -> RuleExpression.Node {
         switch json {
@@ -62,7 +68,8 @@ struct RuleExpressionParser {
             }
             return key == "$and" ? .and(parts) : key == "$or" ? .or(parts) : .nor(parts)
         case "%function":
-            throw RuleError(code: .unsupported, path: path, problem: "'%function' is not supported: Outpost rules cannot call functions")
+            // `{"%function": …}` as a whole expression: the function returns true.
+            return .match(.expansion(.constant(true)), [.compare(.eq, try function(json, path: keyPath))])
         default:
             break
         }

@@ -45,7 +45,7 @@ extension RuleExpression {
                 case .expansion(let expansion):
                     guard expansion.isSyncCompatible else { return nil }
                     if let value = context.resolve(expansion) { values.append(value) }
-                case .list: return nil
+                case .list, .function: return nil
                 }
             }
             return values

@@ -54,11 +54,13 @@ public struct RuleExpression: Hashable, Sendable, CustomStringConvertible {
         case eq = "$eq", ne = "$ne", gt = "$gt", gte = "$gte", lt = "$lt", lte = "$lte"
     }
 
-    /// A literal value or an expansion; `list` holds the elements of a `$in`/`$nin` array.
+    /// A literal value or an expansion; `list` holds the elements of a `$in`/`$nin` array; `function` is a
+    /// `%function` call whose result comes from ``RuleContext/functionResults``.
     indirect enum Operand: Hashable, Sendable {
         case value(Value)
         case expansion(RuleExpansion)
         case list([Operand])
+        case function(name: String, arguments: [Operand])
     }
 
     init(node: Node, json: JSONValue, syncIncompatibility: SyncIncompatibility?) {
@@ -90,11 +92,43 @@ public struct RuleExpression: Hashable, Sendable, CustomStringConvertible {
     /// False when the expression uses `%%root` or `%%prevRoot`, which Device Sync cannot evaluate.
     public var isSyncCompatible: Bool { syncIncompatibility == nil }
 
-    /// Throws ``RuleError/Code/notSyncCompatible`` naming the path of the first `%%root`/`%%prevRoot`.
+    /// Throws ``RuleError/Code/notSyncCompatible`` naming the path of the first `%%root`/`%%prevRoot` or
+    /// `%function`.
     public func checkSyncCompatible() throws(RuleError) {
         guard let problem = syncIncompatibility else { return }
+        if problem.expansion == "%function" {
+            throw RuleError(code: .notSyncCompatible, path: problem.path,
+                problem: "'%function' calls a function, which Device Sync does not do in permissions")
+        }
         throw RuleError(code: .notSyncCompatible, path: problem.path,
             problem: "expansion '\(problem.expansion)' depends on a document and is not supported with Device Sync")
+    }
+
+    /// Whether the expression calls a function (`%function`).
+    public var callsFunctions: Bool { Self.callsFunctions(node) }
+
+    private static func callsFunctions(_ node: Node) -> Bool {
+        switch node {
+        case .constant: false
+        case .and(let parts), .or(let parts), .nor(let parts): parts.contains(where: callsFunctions)
+        case .match(_, let conditions): conditions.contains(where: callsFunctions)
+        }
+    }
+
+    private static func callsFunctions(_ condition: Condition) -> Bool {
+        switch condition {
+        case .compare(_, let operand), .in(let operand), .notIn(let operand): callsFunctions(operand)
+        case .exists: false
+        case .not(let inner): inner.contains(where: callsFunctions)
+        }
+    }
+
+    private static func callsFunctions(_ operand: Operand) -> Bool {
+        switch operand {
+        case .value, .expansion: false
+        case .list(let items): items.contains(where: callsFunctions)
+        case .function: true
+        }
     }
 
     /// True when the expression matches every document in every context whatever it holds: `true`, `"%%true"`,
@@ -150,7 +184,7 @@ public struct RuleExpression: Hashable, Sendable, CustomStringConvertible {
         switch operand {
         case .value: break
         case .expansion(let expansion): collect(expansion, into: &fields)
-        case .list(let items): for item in items { collect(item, into: &fields) }
+        case .list(let items), .function(_, let items): for item in items { collect(item, into: &fields) }
         }
     }
 

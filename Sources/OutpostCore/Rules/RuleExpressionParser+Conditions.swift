@@ -53,7 +53,8 @@ extension RuleExpressionParser {
             }
             return .not(try conditions(json, path: path))
         case "%function":
-            throw RuleError(code: .unsupported, path: path, problem: "'%function' is not supported: Outpost rules cannot call functions")
+            // `{"%%true": {"%function": …}}`: the subject equals the function's result.
+            return .compare(.eq, try function(json, path: operandPath))
         default:
             if !key.hasPrefix("$"), !key.hasPrefix("%") {
                 throw RuleError(code: .unknownOperator, path: path,
@@ -88,6 +89,9 @@ extension RuleExpressionParser {
         if case .string(let text) = json, text.hasPrefix("%%") {
             return .expansion(try expansion(text, path: path))
         }
+        if case .object(let fields) = json, fields.count == 1, let call = fields["%function"] {
+            return try function(call, path: RuleError.join(path, "%function"))
+        }
         do {
             return .value(try Value(extendedJSON: json, path: path))
         } catch {
@@ -97,5 +101,42 @@ extension RuleExpressionParser {
             let problem = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
             throw RuleError(code: .invalidOperand, path: where_, problem: problem)
         }
+    }
+
+    /// `{"name": "isOwner", "arguments": ["%%root.owner_id", 3]}`: a call whose arguments are values or expansions.
+    mutating func function(_ json: JSONValue, path: String) throws(RuleError) -> RuleExpression.Operand {
+        guard allowsFunctions else {
+            throw RuleError(code: .unsupported, path: path,
+                problem: "'%function' is allowed only in the rules of collections (Data API and functions), not here")
+        }
+        guard case .object(let fields) = json else {
+            throw RuleError(code: .invalidOperand, path: path,
+                problem: "'%function' needs {\"name\": …, \"arguments\": […]}, not \(Self.describe(json))")
+        }
+        for key in fields.keys.sorted() where key != "name" && key != "arguments" {
+            throw RuleError(code: .invalidOperand, path: RuleError.join(path, key),
+                problem: "unknown key \(RuleError.quoted(key)) in '%function' (expected name and arguments)")
+        }
+        guard case .string(let name)? = fields["name"], !name.isEmpty else {
+            throw RuleError(code: .invalidOperand, path: RuleError.join(path, "name"),
+                problem: "'%function' needs the function's name as a non-empty string")
+        }
+        var arguments: [RuleExpression.Operand] = []
+        switch fields["arguments"] {
+        case nil: break
+        case .array(let items)?:
+            for (index, item) in items.enumerated() {
+                let itemPath = "\(RuleError.join(path, "arguments"))[\(index)]"
+                if case .object(let inner) = item, inner["%function"] != nil {
+                    throw RuleError(code: .unsupported, path: itemPath, problem: "a '%function' argument cannot call a function")
+                }
+                arguments.append(try operand(item, path: itemPath))
+            }
+        case let other?:
+            throw RuleError(code: .invalidOperand, path: RuleError.join(path, "arguments"),
+                problem: "'arguments' must be an array, not \(Self.describe(other))")
+        }
+        if syncIncompatibility == nil { syncIncompatibility = .init(path: path, expansion: "%function") }
+        return .function(name: name, arguments: arguments)
     }
 }

@@ -31,7 +31,10 @@ public struct RuleSet: Hashable, Sendable {
     /// chosen role that is not Sync-compatible gives ``RoleChoice/notSyncCompatible(_:reason:)``: access is
     /// denied and later roles are not tried.
     public func role(forCollection collection: String, context: RuleContext, forSync: Bool) -> RoleChoice {
-        guard let role = roles(forCollection: collection).first(where: { $0.applyWhen.evaluate(context: context) })
+        // A role whose `apply_when` calls a function cannot be chosen by Sync: it stops the search, refused.
+        guard let role = roles(forCollection: collection).first(where: {
+            (forSync && $0.applyWhen.callsFunctions) || $0.applyWhen.evaluate(context: context)
+        })
         else { return .noMatchingRole }
         if forSync, let reason = role.syncIncompatibility {
             return .notSyncCompatible(role, reason: reason)
@@ -45,5 +48,20 @@ public struct RuleSet: Hashable, Sendable {
     /// - Returns: nil when no role applies: the request has no access to the document.
     public func role(forCollection collection: String, document: Document, context: RuleContext) -> Role? {
         roles(forCollection: collection).first { $0.applyWhen.evaluate(document, context: context) }
+    }
+
+    /// Whether any role calls a function (the Data API then runs the calls a document needs before evaluating).
+    public var callsFunctions: Bool {
+        defaultRoles.contains { $0.callsFunctions } || collections.values.contains { $0.contains { $0.callsFunctions } }
+    }
+
+    /// The `%function` calls that choosing a role for `document` in `collection` and evaluating it may make
+    /// (every role's, since the choice depends on their results), without repeats.
+    public func functionCalls(forCollection collection: String, document: Document?, context: RuleContext)
+        -> [RuleFunctionCall]
+    {
+        var seen = Set<RuleFunctionCall>()
+        return roles(forCollection: collection).flatMap { $0.functionCalls(document, context: context) }
+            .filter { seen.insert($0).inserted }
     }
 }

@@ -48,6 +48,9 @@ struct DataAPIRoutes: Sendable {
         var service = DataAPIService(
             storage: application.storage, appId: appId, rules: rules, engine: application.syncHandler as? SyncEngine)
         service.limits = application.app.dataAPI
+        if rules.callsFunctions, let runtime = application.functionRuntime {
+            service.ruleFunctions = FunctionService(application: application, runtime: runtime).ruleFunctions(for: user)
+        }
         let result = try await service.perform(action: action, collection: collection, body: body.fields, user: user)
         return .json(result, status: action.hasPrefix("insert") ? .created : .ok)
     }

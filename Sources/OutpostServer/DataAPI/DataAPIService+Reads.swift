@@ -25,6 +25,7 @@ extension DataAPIService.Request {
         while true {
             let page = try await storage.documents(
                 appId: appId, collection: collection, matching: query, after: after, limit: size)
+            try await prepareFunctions(page.map(\.document))
             for candidate in page {
                 guard let visible = readable(candidate.document), filter.evaluate(visible, context: context) else { continue }
                 try body(candidate.document, visible, candidate.key)
@@ -72,7 +73,14 @@ extension DataAPIService.Request {
     /// The primary keys worth looking at in the transaction: the filter's pinned `_id`, or the matches of a
     /// read before it (re-checked inside).
     func candidateKeys(_ filter: RuleExpression) async throws -> [Value] {
-        if let id = DataAPIQuery.pinnedId(body["filter"]) { return [id] }
+        if let id = DataAPIQuery.pinnedId(body["filter"]) {
+            if context.functionResults != nil,
+                let document = try await storage.document(appId: appId, collection: collection, primaryKey: id)
+            {
+                try await prepareFunctions([document])
+            }
+            return [id]
+        }
         var keys: [Value] = []
         try await forEachMatch(filter) { stored, _, _ in keys.append(stored["_id"]!) }
         return keys

@@ -15,6 +15,10 @@ struct DataAPIService: Sendable {
     var maxDocumentBytes = SyncProtocolLimits.maxDocumentBytes
     /// What one write request may write.
     var limits = AppDefinition.DataAPI()
+    /// Runs a rule's `%function` call (nil: the app has no function runtime, and such calls fail closed).
+    var ruleFunctions: (@Sendable (RuleFunctionCall) async -> Value?)?
+    /// The most distinct `%function` calls one request may make.
+    static let maxRuleFunctionCalls = 1_000
 
     static let actions = [
         "find", "findOne", "insertOne", "insertMany", "updateOne", "updateMany", "deleteOne", "deleteMany", "count",
@@ -51,7 +55,8 @@ struct DataAPIService: Sendable {
                 "unknown field \(DataAPIValidation.quoted(unknown)) for '\(action)'; expected "
                     + allowed.sorted().joined(separator: ", "))
         }
-        let context = RuleContext(userId: user.userId, userData: user.data, customData: user.customData)
+        var context = RuleContext(userId: user.userId, userData: user.data, customData: user.customData)
+        if rules.callsFunctions { context.functionResults = RuleFunctionResults() }
         let request = Request(service: self, collection: collection, body: body, context: context)
         switch action {
         case "find": return try await request.find(one: false)
@@ -195,6 +200,7 @@ struct DataAPIService: Sendable {
             var seen: Set<Value> = []
             var changes: [DocumentChange] = []
             changes.reserveCapacity(documents.count)
+            try await prepareFunctions(documents)
             for document in documents {
                 let id = document["_id"]!
                 guard seen.insert(id).inserted else { throw Self.duplicate(id, collection) }
@@ -231,6 +237,7 @@ struct DataAPIService: Sendable {
             let upsertBase = upsert ? try DataAPIQuery.upsertBase(body["filter"]) : Document()
             let isUpsert = upsert
             var keys = try await candidateKeys(filter)
+            try await prepareFunctions(updating: keys, with: update, upsertBase: isUpsert ? upsertBase : nil)
             let collection = collection
             let limit = service.maxDocumentBytes
             var budget = DataAPIWriteBudget(service.limits)

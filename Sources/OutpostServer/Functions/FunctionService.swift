@@ -51,6 +51,26 @@ struct FunctionService: Sendable {
         return outcome
     }
 
+    /// Runs the `%function` calls of the Data API's rules: as the requesting user (`context.user`), with
+    /// `context.services` unrestricted (rules inside would call functions again). Private functions may be called;
+    /// a call that fails, or a function that does not exist, gives no value (the condition is false) and is logged.
+    func ruleFunctions(for user: AuthenticatedUser) -> @Sendable (RuleFunctionCall) async -> Value? {
+        let service = self
+        return { call in
+            guard let definition = service.functions.definition(named: call.name) else {
+                try? await service.application.storage.appendLog(LogRecord(
+                    appId: service.application.app.appId, kind: "function", level: "error",
+                    message: "a rule calls function '\(call.name)', which does not exist; the condition is false"))
+                return nil
+            }
+            var system = definition
+            system.runAsSystem = true
+            let outcome = await service.run(system, arguments: call.arguments.map(\.extendedJSON), user: user)
+            guard case .success(let json) = outcome.result else { return nil }
+            return try? Value(extendedJSON: json)
+        }
+    }
+
     private func ruleContext(_ user: AuthenticatedUser) -> RuleContext {
         var values = Document()
         for (name, json) in functions.values { values[name] = try? Value(extendedJSON: json) }

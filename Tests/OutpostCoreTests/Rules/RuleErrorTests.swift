@@ -49,7 +49,7 @@ import Testing
         (#"{"a": "%%request.remoteIPAddress"}"#, .unsupported, "f",
          "Invalid rule at f.a: expansion '%%request.remoteIPAddress' is not supported: rules cannot read the request"),
         (#"{"%%true": {"%function": {"name": "isAllowed", "arguments": ["%%user.id"]}}}"#, .unsupported, "f",
-         "Invalid rule at f.%%true: '%function' is not supported: Outpost rules cannot call functions"),
+         "Invalid rule at f.%%true.%function: '%function' is allowed only in the rules of collections (Data API and functions), not here"),
     ])
     func badExpression(text: String, code: RuleError.Code, path: String, message: String) throws {
         let error = try #require(expressionError(text, path: path), "\(text)")
