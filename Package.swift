@@ -129,7 +129,10 @@ let package = Package(
         ),
         .testTarget(name: "OutpostCoreTests", dependencies: ["OutpostCore", "OutpostCoreTesting"]),
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostCore", "OutpostTesting", "OutpostCoreTesting"]),
-        .testTarget(name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting", "OutpostCoreTesting"]),
+        .testTarget(
+            name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting", "OutpostCoreTesting"],
+            // Node.js programs the tests run (the function worker's own tests).
+            exclude: ["Functions/worker-test.js", "Functions/worker-test-host.js", "Functions/worker-test-bson.js"]),
         // The client's App, users, synced Realms and MongoClient against real servers (in-process and processes).
         .testTarget(
             name: "OutpostSyncTests",
