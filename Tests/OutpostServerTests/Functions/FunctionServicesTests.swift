@@ -83,3 +83,42 @@ import Testing
         }
     }
 }
+
+/// `%function` in a Data API rule: the role asks a function about each document.
+@Suite struct RuleFunctionDataAPITests {
+    static let functions = functionEntries([
+        ("isOwner", "exports = (ownerId, userId) => ownerId === userId;"),
+    ], extra: ["isOwner": #"{"private": true}"#])
+
+    static let checkedRole: JSONValue = JSONValue.parse("""
+        {"name": "checked", "apply_when": {"%%true": {"%function": {"name": "isOwner", "arguments": ["%%root.ownerId", "%%user.id"]}}},
+         "document_filters": {"read": true, "write": true}, "read": true, "write": true, "insert": true, "delete": true}
+        """)!
+
+    @Test func aRoleDecidedByAFunction() async throws {
+        try await withFunctionServer(functions: Self.functions, rules: ["Doc": Self.checkedRole]) { server in
+            let alice = try await server.newUser()
+            let bob = try await server.newUser()
+            try await server.ok("Doc", "insertOne", #"{"document": {"_id": 1, "ownerId": "\#(alice.id)", "text": "a"}}"#, as: alice)
+            // Bob may not insert a document the function says is not his.
+            let stolen = try await server.data("Doc", "insertOne", #"{"document": {"_id": 2, "ownerId": "\#(alice.id)"}}"#, as: bob)
+            #expect(stolen.status == 403, "\(stolen.json.text)")
+            try await server.ok("Doc", "insertOne", #"{"document": {"_id": 3, "ownerId": "\#(bob.id)", "text": "b"}}"#, as: bob)
+            let alicesView = try await server.ok("Doc", "find", "{}", as: alice)
+            #expect(alicesView["documents"]?.items.compactMap { $0["text"]?.stringValue } == ["a"])
+            let bobsView = try await server.ok("Doc", "find", "{}", as: bob)
+            #expect(bobsView["documents"]?.items.compactMap { $0["text"]?.stringValue } == ["b"])
+            let pinned = try await server.ok("Doc", "findOne", #"{"filter": {"_id": 1}}"#, as: bob)
+            #expect(pinned["document"] == .null)
+            let update = try await server.ok("Doc", "updateOne", #"{"filter": {"_id": 1}, "update": {"$set": {"text": "x"}}}"#, as: bob)
+            #expect(update["matchedCount"] == .int(0))
+            let delete = try await server.ok("Doc", "deleteOne", #"{"filter": {"_id": 1}}"#, as: bob)
+            #expect(delete["deletedCount"] == .int(0))
+            let own = try await server.ok("Doc", "updateOne", #"{"filter": {"_id": 1}, "update": {"$set": {"text": "x"}}}"#, as: alice)
+            #expect(own["modifiedCount"] == .int(1))
+            // A filter cannot call functions (a client could otherwise run private ones).
+            let filter = try await server.data("Doc", "find", #"{"filter": {"%%true": {"%function": {"name": "isOwner"}}}}"#, as: bob)
+            #expect(filter.status == 400, "\(filter.json.text)")
+        }
+    }
+}

@@ -20,6 +20,7 @@ func withFunctionServer<T>(
         app.auth = development.auth
         app.sync = development.sync
         app.defaultRule = development.defaultRule
+        app.dataAPI.enabled = true
         for (collection, role) in rules { app.rules[collection] = .object(["roles": .array([role])]) }
         let settings = try SyncAppSettings(app: app)
         let engine = SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil }
