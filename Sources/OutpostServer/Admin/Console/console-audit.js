@@ -71,7 +71,11 @@
         if (value === local.form.type) option.setAttribute("selected", "selected");
         return option;
       }));
-    return el("form", { id: "audit-form", class: "filters", onsubmit: (event) => { prevent(event); readForm(); return search(); } },
+    // What is typed is kept (`local.form`) as it is typed, so a visit to another tab does not lose it.
+    return el("form", {
+      id: "audit-form", class: "filters", oninput: readForm,
+      onsubmit: (event) => { prevent(event); readForm(); return search(); },
+    },
       field("audit-user", "User", { key: "user", input: { placeholder: "user id", autocomplete: "off" } }),
       field("audit-activity", "Activity", { key: "activity", input: { placeholder: "activity", autocomplete: "off" } }),
       el("label", { class: "field" }, "Type", typeSelect,
