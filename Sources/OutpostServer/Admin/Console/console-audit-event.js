@@ -28,7 +28,8 @@
   // `open(className, pk)` opens a timeline; the button carries the object in data attributes.
   function objectButton(className, pk, open, label) {
     return el("button", {
-      class: "link object", "data-object-class": className, "data-object-pk": pk, title: "Every read and write of " + className + " " + pk,
+      class: "link object", "data-object-class": className, "data-object-pk": pk,
+      title: "Every read and write of " + className + " " + pk,
       onclick: (event) => { if (event && event.stopPropagation) event.stopPropagation(); return open(className, pk); },
     }, label || className + " " + pk);
   }
@@ -87,8 +88,12 @@
       const deletions = Array.isArray(changes.deletions) ? changes.deletions : [];
       const modifications = Array.isArray(changes.modifications) ? changes.modifications : [];
       parts.push(el("h4", {}, "Wrote " + className));
-      if (insertions.length) parts.push(el("h5", {}, "Inserted (" + insertions.length + ")"), objectsTable(className, insertions, open));
-      if (deletions.length) parts.push(el("h5", {}, "Deleted (" + deletions.length + ")"), objectsTable(className, deletions, open));
+      if (insertions.length) {
+        parts.push(el("h5", {}, "Inserted (" + insertions.length + ")"), objectsTable(className, insertions, open));
+      }
+      if (deletions.length) {
+        parts.push(el("h5", {}, "Deleted (" + deletions.length + ")"), objectsTable(className, deletions, open));
+      }
       if (modifications.length) {
         parts.push(el("h5", {}, "Modified (" + modifications.length + ")"),
           ...modifications.map((change) => modification(className, isObject(change) ? change : {}, open)));

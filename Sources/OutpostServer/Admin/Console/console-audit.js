@@ -79,17 +79,28 @@
       field("audit-user", "User", { key: "user", input: { placeholder: "user id", autocomplete: "off" } }),
       field("audit-activity", "Activity", { key: "activity", input: { placeholder: "activity", autocomplete: "off" } }),
       el("label", { class: "field" }, "Type", typeSelect,
-        el("input", { id: "audit-custom-type", placeholder: "custom type", value: local.form.customType, autocomplete: "off" })),
+        el("input", {
+          id: "audit-custom-type", placeholder: "custom type", value: local.form.customType, autocomplete: "off",
+        })),
       field("audit-since", "Since", { key: "since", input: { type: "datetime-local", step: "1" } }),
       field("audit-until", "Until", { key: "until", input: { type: "datetime-local", step: "1" } }),
       field("audit-class", "Class", { key: "class", input: { placeholder: "e.g. Item", autocomplete: "off" } }),
       field("audit-pk", "Primary key", { key: "pk", input: { placeholder: "primary key", autocomplete: "off" } }),
       el("div", { class: "controls" },
         el("button", { id: "audit-search", type: "submit" }, "Search"),
-        el("button", { id: "audit-clear", type: "button", onclick: () => { local.form = { ...emptyFilters }; return showSearch(); } }, "Clear"),
+        el("button", { id: "audit-clear", type: "button", onclick: clear }, "Clear"),
         el("span", { class: "spacer" }),
         el("button", { id: "audit-export-jsonl", type: "button", onclick: () => exportEvents("jsonl") }, "Export JSONL"),
         el("button", { id: "audit-export-csv", type: "button", onclick: () => exportEvents("csv") }, "Export CSV")));
+  }
+
+  function clear() {
+    local.form = { ...emptyFilters };
+    return showSearch();
+  }
+
+  function optional(value) {
+    return value === null || value === undefined ? "" : String(value);
   }
 
   function updateCustomType() {
@@ -105,8 +116,8 @@
         class: "event-row" + (local.selected === event ? " selected" : ""), "data-event-id": event.id, tabindex: "0",
         onclick: () => select(event), onkeydown: (key) => { if (key.key === "Enter") select(event); },
       },
-        el("td", {}, String(event.timestamp)), el("td", {}, event.user === null || event.user === undefined ? "" : String(event.user)),
-        el("td", {}, String(event.activity)), el("td", {}, event.type === null || event.type === undefined ? "" : String(event.type)),
+        el("td", {}, String(event.timestamp)), el("td", {}, optional(event.user)),
+        el("td", {}, String(event.activity)), el("td", {}, optional(event.type)),
         el("td", {}, ...objects.map((o) => Console.auditEvent.objectButton(String(o.class), String(o.pk), openTimeline))));
     });
     return el("table", { class: "events" },
@@ -115,7 +126,8 @@
   }
 
   function countLine(list, id) {
-    return el("p", { id, class: "count" }, list.events.length + " of " + list.total + (list.total === 1 ? " event" : " events"));
+    const noun = list.total === 1 ? " event" : " events";
+    return el("p", { id, class: "count" }, list.events.length + " of " + list.total + noun);
   }
 
   // The list's part of the page: count, table, "More".
@@ -188,7 +200,8 @@
   }
 
   async function moreResults() {
-    await more(local.list, local.applied, () => renderList(local.list, byId("audit-results"), "audit-count", "audit-more", moreResults));
+    await more(local.list, local.applied,
+      () => renderList(local.list, byId("audit-results"), "audit-count", "audit-more", moreResults));
   }
 
   // The next page of `list` (the search's or the timeline's), appended.
@@ -243,12 +256,13 @@
       el("span", { class: "kind" }, event.type === null || event.type === undefined ? "(custom)" : String(event.type)),
       el("span", { class: "who" }, event.user === null || event.user === undefined ? "(unknown user)" : "by " + event.user),
       el("span", { class: "activity" }, String(event.activity))));
+    const moreOfTimeline = () => more(list, { class: target.class, pk: target.pk }, () => renderTimelineList(target));
     fill(container,
       countLine(list, "audit-timeline-count"),
-      entries.length ? el("ol", { id: "audit-timeline", class: "timeline" }, ...entries) : el("p", {}, "No reads or writes of this object."),
-      list.nextCursor
-        ? el("button", { id: "audit-timeline-more", type: "button", onclick: () => more(list, { class: target.class, pk: target.pk }, () => renderTimelineList(target)) }, "More")
-        : null);
+      entries.length
+        ? el("ol", { id: "audit-timeline", class: "timeline" }, ...entries)
+        : el("p", {}, "No reads or writes of this object."),
+      list.nextCursor ? el("button", { id: "audit-timeline-more", type: "button", onclick: moreOfTimeline }, "More") : null);
   }
 
   function selectInTimeline(event) {
@@ -274,7 +288,8 @@
     }
     showStatus("Exporting " + format.toUpperCase() + "…");
     try {
-      const file = await Console.requestFile("/audit/export" + queryString({ format, ...query.params }), "audit-events." + format);
+      const path = "/audit/export" + queryString({ format, ...query.params });
+      const file = await Console.requestFile(path, "audit-events." + format);
       save(file.blob, file.name);
       showStatus("Saved " + file.name + " (" + file.blob.size.toLocaleString("en") + " bytes).");
     } catch (error) {
@@ -321,8 +336,10 @@
     } else {
       status = "mismatch";
       const mismatch = answer.first_mismatch || {};
-      text = "✗ First mismatch at batch " + mismatch.batch + (mismatch.ingested_at ? " (ingested " + mismatch.ingested_at + ")" : "")
-        + ": " + (mismatch.reason || "the chain does not match") + ". " + answer.batches + " batches, " + answer.events + " events checked.";
+      text = "✗ First mismatch at batch " + mismatch.batch
+        + (mismatch.ingested_at ? " (ingested " + mismatch.ingested_at + ")" : "")
+        + ": " + (mismatch.reason || "the chain does not match") + ". "
+        + answer.batches + " batches, " + answer.events + " events checked.";
     }
     badge.setAttribute("class", "badge " + status);
     badge.setAttribute("data-verify", status);

@@ -62,7 +62,8 @@
       svg("line", { class: "axis", x1: labelWidth, y1: top, x2: labelWidth, y2: axisY }),
       svg("line", { class: "axis", x1: labelWidth, y1: axisY, x2: labelWidth + barSpace, y2: axisY }),
       svg("text", { class: "tick", x: labelWidth, y: axisY + 14, "text-anchor": "middle" }, "0"),
-      svg("text", { class: "tick", x: labelWidth + barSpace, y: axisY + 14, "text-anchor": "middle" }, max.toLocaleString("en")),
+      svg("text", { class: "tick", x: labelWidth + barSpace, y: axisY + 14, "text-anchor": "middle" },
+        max.toLocaleString("en")),
       svg("text", { class: "axis-label", x: labelWidth + barSpace / 2, y: axisY + 28, "text-anchor": "middle" }, "documents"));
   }
 
@@ -84,10 +85,13 @@
       const x = left + i * step;
       return svg("g", { class: "column", "data-hour": String(b.hour) },
         svg("title", {}, hourLabel(b.hour) + " (" + b.hour + "): " + plural(n, "event", "events")),
-        svg("rect", { class: "bar", x: (x + 2).toFixed(1), y: (bottom - h).toFixed(1), width: (step - 4).toFixed(1), height: h.toFixed(1) }));
+        svg("rect", {
+          class: "bar", x: (x + 2).toFixed(1), y: (bottom - h).toFixed(1), width: (step - 4).toFixed(1), height: h.toFixed(1),
+        }));
     });
     const labels = buckets.map((b, i) => i % 6 === 0 || i === buckets.length - 1
-      ? svg("text", { class: "tick", x: (left + i * step + step / 2).toFixed(1), y: bottom + 14, "text-anchor": "middle" }, hourLabel(b.hour))
+      ? svg("text", { class: "tick", x: (left + i * step + step / 2).toFixed(1), y: bottom + 14, "text-anchor": "middle" },
+        hourLabel(b.hour))
       : null);
     return svg("svg", {
       class: "chart", id: "chart-events", viewBox: "0 0 " + width + " " + height, role: "img",
@@ -100,7 +104,8 @@
       svg("text", { class: "tick", x: left - 6, y: bottom + 4, "text-anchor": "end" }, "0"),
       svg("text", { class: "tick", x: left - 6, y: top + 8, "text-anchor": "end" }, max.toLocaleString("en")),
       ...labels,
-      svg("text", { class: "axis-label", x: left + plotWidth / 2, y: bottom + 34, "text-anchor": "middle" }, "hour (local time) — events ingested"));
+      svg("text", { class: "axis-label", x: left + plotWidth / 2, y: bottom + 34, "text-anchor": "middle" },
+        "hour (local time) — events ingested"));
   }
 
   async function loadStats() {

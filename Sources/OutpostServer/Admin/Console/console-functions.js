@@ -12,14 +12,17 @@
   }
 
   function runtimeLine(runtime) {
-    if (!runtime) return el("p", { id: "fn-runtime", class: "runtime", "data-available": "unknown" }, "Runtime status unknown.");
+    if (!runtime) {
+      return el("p", { id: "fn-runtime", class: "runtime", "data-available": "unknown" }, "Runtime status unknown.");
+    }
     if (!runtime.available) {
       const why = runtime.reason || runtime.error;
       return el("p", { id: "fn-runtime", class: "runtime unavailable", "data-available": "false" },
         "Functions cannot run: the JavaScript runtime is not available" + (why ? " (" + why + ")" : "")
         + ". The server log says why.");
     }
-    const workers = typeof runtime.workers === "number" ? ", " + runtime.workers + (runtime.workers === 1 ? " worker" : " workers") : "";
+    const workers = typeof runtime.workers === "number"
+      ? ", " + runtime.workers + (runtime.workers === 1 ? " worker" : " workers") : "";
     return el("p", { id: "fn-runtime", class: "runtime available", "data-available": "true" },
       "Runtime available: Node.js " + (runtime.node || "(version unknown)") + workers + ".");
   }
@@ -56,14 +59,19 @@
     }
     const inputs = local.inputs[name] || { user: "", args: "[]" };
     const canRun = !local.runtime || local.runtime.available !== false;
-    const user = el("input", { id: "fn-user", placeholder: "user id (empty: run as system)", value: inputs.user, autocomplete: "off" });
+    const user = el("input", {
+      id: "fn-user", placeholder: "user id (empty: run as system)", value: inputs.user, autocomplete: "off",
+    });
     const args = el("textarea", { id: "fn-arguments", rows: "4", spellcheck: "false", value: inputs.args });
     const runButton = el("button", { id: "fn-run", type: "submit" }, "Run");
     if (!canRun) runButton.setAttribute("disabled", "disabled");
-    const form = el("form", { id: "fn-run-form", class: "run-form", onsubmit: (event) => { prevent(event); return run(name, user.value, args.value); } },
+    const submit = (event) => { prevent(event); return run(name, user.value, args.value); };
+    const form = el("form", { id: "fn-run-form", class: "run-form", onsubmit: submit },
       el("label", {}, "Run as ", user),
-      el("label", { class: "block" }, "Arguments: a JSON array of Extended JSON values, e.g. [{\"$numberInt\": \"1\"}, \"text\"]", args),
-      el("div", { class: "controls" }, runButton, canRun ? null : el("span", { class: "status error" }, "The runtime is not available.")));
+      el("label", { class: "block" },
+        "Arguments: a JSON array of Extended JSON values, e.g. [{\"$numberInt\": \"1\"}, \"text\"]", args),
+      el("div", { class: "controls" }, runButton,
+        canRun ? null : el("span", { class: "status error" }, "The runtime is not available.")));
     detail.replaceChildren(
       el("h3", { id: "fn-name" }, name),
       table(null, [
@@ -89,7 +97,9 @@
     } catch (error) {
       return { error: "The arguments are not valid JSON: " + error.message + ". Write a JSON array, e.g. [1, \"two\"]." };
     }
-    if (!Array.isArray(value)) return { error: "The arguments must be a JSON array (one element per argument), e.g. [1, \"two\"]." };
+    if (!Array.isArray(value)) {
+      return { error: "The arguments must be a JSON array (one element per argument), e.g. [1, \"two\"]." };
+    }
     return { value };
   }
 
@@ -106,16 +116,17 @@
     output.replaceChildren(el("p", { class: "status", id: "fn-running" },
       "Running " + name + (userId ? " as user " + userId : " as system") + "…"));
     showStatus("");
+    // The answer goes where the run was asked for: not when another run began, nor into another function's pane.
+    const stillShown = () => Console.isCurrent(generation) && byId("fn-output") === output;
     try {
       const answer = await Console.request("/functions/" + encodeURIComponent(name) + "/run", "POST",
         { user_id: userId, arguments: parsed.value });
-      if (!Console.isCurrent(generation) || !byId("fn-output")) return;
-      byId("fn-output").replaceChildren(...outcome(answer));
+      if (stillShown()) output.replaceChildren(...outcome(answer));
     } catch (error) {
       if (!Console.isCurrent(generation)) return;
       if (error.status === 403) return Console.fail(error, generation);
-      if (byId("fn-output")) {
-        byId("fn-output").replaceChildren(el("p", { class: "status error", id: "fn-error" }, "The run was refused: " + error.message));
+      if (stillShown()) {
+        output.replaceChildren(el("p", { class: "status error", id: "fn-error" }, "The run was refused: " + error.message));
       }
     }
   }
@@ -133,9 +144,12 @@
     }
     parts.push(el("h4", {}, "Logs"),
       logs.length
-        ? el("div", { id: "fn-logs" }, table(["Level", "Message"], logs.map((line) => [String(line.level), String(line.message)])))
+        ? el("div", { id: "fn-logs" },
+          table(["Level", "Message"], logs.map((line) => [String(line.level), String(line.message)])))
         : el("p", { id: "fn-logs" }, "No log lines."));
-    if (typeof answer.duration_ms === "number") parts.push(el("p", { id: "fn-duration" }, "Ran in " + answer.duration_ms + " ms."));
+    if (typeof answer.duration_ms === "number") {
+      parts.push(el("p", { id: "fn-duration" }, "Ran in " + answer.duration_ms + " ms."));
+    }
     return parts;
   }
 
