@@ -131,8 +131,12 @@ let package = Package(
         .testTarget(name: "OutpostTests", dependencies: ["Outpost", "OutpostCore", "OutpostTesting", "OutpostCoreTesting"]),
         .testTarget(
             name: "OutpostServerTests", dependencies: ["OutpostServer", "OutpostServerTesting", "OutpostCoreTesting"],
-            // Node.js programs the tests run (the function worker's own tests).
-            exclude: ["Functions/worker-test.js", "Functions/worker-test-host.js", "Functions/worker-test-bson.js"]),
+            // Node.js programs the tests run from the source tree (`#filePath`): the function worker's own tests and
+            // the admin console's browser driver.
+            exclude: [
+                "Functions/worker-test.js", "Functions/worker-test-host.js", "Functions/worker-test-bson.js",
+                "Admin/Browser",
+            ]),
         // The client's App, users, synced Realms and MongoClient against real servers (in-process and processes).
         .testTarget(
             name: "OutpostSyncTests",

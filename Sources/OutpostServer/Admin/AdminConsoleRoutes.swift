@@ -1,7 +1,8 @@
 import Hummingbird
 
-/// The admin console: a web page over the admin API, at `GET /admin` (with `/admin/console.js` and
-/// `/admin/console.css`; the three files are the resources in `Admin/Console`). The page holds no data and no key: it
+/// The admin console: a web page over the admin API, at `GET /admin` (with `/admin/console.js`, the views' scripts
+/// `/admin/<name>.js` of ``AdminConsoleScript/views`` and `/admin/console.css`; the files are the resources in
+/// `Admin/Console`). The page holds no data and no key: it
 /// asks for the admin key, keeps it in the browser tab's session storage and sends it as `X-Admin-Key` to
 /// `/api/admin/v1`. Its content security policy allows only its own script and style sheet and same-origin requests,
 /// and it may not be framed. Outpost-only (App Services' console is Atlas's web UI).
@@ -23,6 +24,12 @@ struct AdminConsoleRoutes {
         }
         router.get(RouterPath(Self.path + "/console.js")) { _, _ in
             Self.response(script, type: "text/javascript; charset=utf-8")
+        }
+        for view in AdminConsoleScript.views {
+            let text = view.text
+            router.get(RouterPath(Self.path + "/" + view.name + ".js")) { _, _ in
+                Self.response(text, type: "text/javascript; charset=utf-8")
+            }
         }
         router.get(RouterPath(Self.path + "/console.css")) { _, _ in
             Self.response(styleSheet, type: "text/css; charset=utf-8")

@@ -11,7 +11,10 @@ import Testing
 @Suite struct AdminConsoleTests {
     @Test func thePageAndItsAssetsAreServedWithASecurityPolicy() async throws {
         try await withDataServer { server in
-            for (path, type) in [("/admin", "text/html"), ("/admin/console.js", "text/javascript"), ("/admin/console.css", "text/css")] {
+            let assets: [(String, String)] =
+                [("/admin", "text/html"), ("/admin/console.js", "text/javascript"), ("/admin/console.css", "text/css")]
+                + AdminConsoleScript.viewNames.map { ("/admin/\($0).js", "text/javascript") }
+            for (path, type) in assets {
                 let response = try await server.client.send("GET", path)
                 #expect(response.status == 200, "\(path)")
                 #expect(response.headers["content-type"]?.hasPrefix(type) == true, "\(path)")
@@ -25,14 +28,25 @@ import Testing
             #expect(slash.hasPrefix("HTTP/1.1 301") && slash.lowercased().contains("location: ../admin\r\n"), "\(slash)")
             let page = try await server.client.send("GET", "/admin")
             #expect(page.text.contains(#"<script src="admin/console.js" defer></script>"#))
+            // Each view's script, after the core (which its script uses), in the order of `viewNames`.
+            var previous = page.text.range(of: #"<script src="admin/console.js""#)?.upperBound
+            for name in AdminConsoleScript.viewNames {
+                let tag = page.text.range(of: #"<script src="admin/\#(name).js" defer></script>"#)
+                let inOrder = tag.flatMap { found in previous.map { found.lowerBound > $0 } } ?? false
+                #expect(inOrder, "\(name).js is loaded after the scripts before it")
+                previous = tag?.upperBound
+            }
             #expect(!page.text.contains("<script>"), "no inline script")
         }
     }
 
-    /// The script never turns data into markup: everything goes into text nodes.
+    /// The scripts never turn data into markup: everything goes into text nodes.
     @Test func theScriptWritesNoMarkup() {
-        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
-            #expect(!AdminConsoleScript.text.contains(sink), "\(sink)")
+        let scripts = [(name: "console", text: AdminConsoleScript.text)] + AdminConsoleScript.views
+        for script in scripts {
+            for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
+                #expect(!script.text.contains(sink), "\(script.name).js: \(sink)")
+            }
         }
     }
 

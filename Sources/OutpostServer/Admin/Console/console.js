@@ -2,11 +2,18 @@
 // The outpost-server admin console: a page over the admin API (api/admin/v1, X-Admin-Key). Everything it shows is
 // put in text nodes, never parsed as HTML. The key stays in the tab's sessionStorage. Paths are relative, so the
 // console also works behind a reverse proxy under a sub-path.
+//
+// This file is the core: sign-in, the page's frame, the Overview, Users, Data and Logs tabs, and the helpers the
+// other views use. The page loads those views after it (console-charts.js, console-functions.js, console-audit.js);
+// each registers itself with `registerTab` or `addOverviewSection` before the page starts.
 const OutpostConsole = (() => {
   const api = "api/admin/v1";
   const keyName = "outpostAdminKey";
   const tabs = ["overview", "users", "data", "logs"];
   const titles = { overview: "Overview", users: "Users", data: "Data", logs: "Logs" };
+  // Registered views: name → { render(generation), reset() }; and loaders of extra Overview sections.
+  const views = {};
+  const overviewSections = [];
   let env = null;
   // `generation` counts what the page was asked to show: an answer that arrives after the next request began is
   // dropped, so a slow answer cannot overwrite the tab the user went to meanwhile.
@@ -33,6 +40,11 @@ const OutpostConsole = (() => {
     return node;
   }
 
+  // Replaces a node's children, leaving out nulls (replaceChildren would show them as the text "null").
+  function fill(node, ...children) {
+    node.replaceChildren(...children.filter((child) => child !== null && child !== undefined));
+  }
+
   function byId(id) {
     return env.document.getElementById(id);
   }
@@ -45,20 +57,59 @@ const OutpostConsole = (() => {
     }
   }
 
-  async function request(path, method) {
-    const response = await env.fetch(env.origin + api + path, {
-      method: method || "GET",
-      headers: { "X-Admin-Key": state.key },
-    });
-    if (response.status === 204) return null;
+  // The answer of a failed request: its JSON error (`error`, `error_code`), or the HTTP status.
+  async function failure(response) {
     let body = {};
     try {
       body = await response.json();
     } catch (error) {
       body = {};
     }
-    if (!response.ok) throw new APIError(response.status, body.error || "HTTP " + response.status);
-    return body;
+    return new APIError(response.status, (body && body.error) || "HTTP " + response.status);
+  }
+
+  // `body`, when given, is sent as JSON.
+  async function request(path, method, body) {
+    const headers = { "X-Admin-Key": state.key };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await env.fetch(env.origin + api + path, {
+      method: method || "GET",
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status === 204) return null;
+    if (!response.ok) throw await failure(response);
+    try {
+      return await response.json();
+    } catch (error) {
+      return {};
+    }
+  }
+
+  // A file the API answers (an export): its bytes as a Blob and the file name its Content-Disposition gives.
+  async function requestFile(path, fallbackName) {
+    const response = await env.fetch(env.origin + api + path, { headers: { "X-Admin-Key": state.key } });
+    if (!response.ok) throw await failure(response);
+    const disposition = response.headers.get("Content-Disposition") || "";
+    return { blob: await response.blob(), name: fileName(disposition) || fallbackName };
+  }
+
+  // `attachment; filename="audit.csv"` or `filename*=UTF-8''audit%20x.csv`; only the last path component is kept.
+  function fileName(disposition) {
+    let name = null;
+    const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+    const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(disposition);
+    if (extended) {
+      try {
+        name = decodeURIComponent(extended[1].trim());
+      } catch (error) {
+        name = null;
+      }
+    }
+    if (!name && plain) name = (plain[2] !== undefined ? plain[2] : plain[1]).trim();
+    if (!name) return null;
+    name = name.split(/[\\/]/).pop().trim();
+    return name && name !== "." && name !== ".." ? name : null;
   }
 
   function showStatus(text, isError) {
@@ -80,6 +131,22 @@ const OutpostConsole = (() => {
 
   function prevent(event) {
     if (event && event.preventDefault) event.preventDefault();
+  }
+
+  // A new request of the page: later answers of older ones are dropped (see `generation`).
+  function begin() {
+    return ++state.generation;
+  }
+
+  function isCurrent(generation) {
+    return generation === state.generation;
+  }
+
+  // A failed request of the current view: a refused key goes back to the sign-in; anything else is shown.
+  function fail(error, generation) {
+    if (generation !== undefined && generation !== state.generation) return;
+    if (error && error.status === 403) return signOut("The server refused the admin key. Sign in again.");
+    showStatus(error && error.message ? error.message : String(error), true);
   }
 
   // Sign-in: the key is checked against the API before it is kept.
@@ -111,22 +178,30 @@ const OutpostConsole = (() => {
     }
   }
 
-  function signOut() {
+  function signOut(message) {
     state.generation += 1;
     stored((storage) => storage.removeItem(keyName));
     state.key = null;
     state.collection = null;
-    renderSignIn();
+    for (const view of Object.values(views)) if (view.reset) view.reset({ signedOut: true });
+    renderSignIn(typeof message === "string" ? message : undefined);
   }
 
   function renderShell(app) {
     const nav = el("nav", {}, ...tabs.map((tab) =>
-      el("button", { id: "tab-" + tab, onclick: () => { state.collection = null; return showTab(tab); } }, titles[tab])),
-      el("button", { id: "sign-out", onclick: signOut }, "Sign out"));
+      el("button", { id: "tab-" + tab, onclick: () => openTab(tab) }, titles[tab])),
+      el("button", { id: "sign-out", onclick: () => signOut() }, "Sign out"));
     env.document.body.replaceChildren(
       el("header", {}, el("h1", {}, "outpost-server"), el("span", { id: "app-id" }, "app " + app.app_id), nav),
       el("p", { id: "status", class: "status" }),
       el("main", { id: "view" }));
+  }
+
+  // A tab chosen in the navigation starts at its beginning (the collection list, the audit search…).
+  function openTab(tab) {
+    state.collection = null;
+    if (views[tab] && views[tab].reset) views[tab].reset();
+    return showTab(tab);
   }
 
   async function showTab(tab) {
@@ -143,10 +218,11 @@ const OutpostConsole = (() => {
       else if (tab === "users") await renderUsers(generation);
       else if (tab === "data") await (state.collection ? renderDocuments(state.collection, generation) : renderCollections(generation));
       else if (tab === "logs") await renderLogs(generation);
+      else if (views[tab]) await views[tab].render(generation);
       if (generation === state.generation) showStatus("");
     } catch (error) {
       if (generation !== state.generation) return;
-      if (error.status === 403) return signOut();
+      if (error.status === 403) return signOut("The server refused the admin key. Sign in again.");
       showStatus(error.message, true);
     } finally {
       // Auto-refresh goes on after a failed refresh too.
@@ -158,7 +234,8 @@ const OutpostConsole = (() => {
   }
 
   async function renderOverview(generation) {
-    const [app, sessions] = await Promise.all([request("/app"), request("/sessions")]);
+    const [app, sessions, ...sections] = await Promise.all(
+      [request("/app"), request("/sessions"), ...overviewSections.map((load) => load())]);
     if (generation !== state.generation) return;
     const rows = [
       ["App id", app.app_id],
@@ -176,6 +253,7 @@ const OutpostConsole = (() => {
       parts.push(el("h3", {}, "Connected users"),
         table(["User", "Connections"], users.map((u) => [u.user_id, String(u.connections)])));
     }
+    for (const section of sections) parts.push(...(section || []));
     byId("view").replaceChildren(...parts);
   }
 
@@ -214,9 +292,7 @@ const OutpostConsole = (() => {
       await renderUsers(generation);
       if (generation === state.generation) showStatus(done);
     } catch (error) {
-      if (generation !== state.generation) return;
-      if (error.status === 403) return signOut();
-      showStatus(error.message, true);
+      fail(error, generation);
     }
   }
 
@@ -277,8 +353,23 @@ const OutpostConsole = (() => {
     state.logTimer = null;
   }
 
-  // `environment`: document, fetch, storage (sessionStorage), confirm, setTimeout, clearTimeout, and origin (what
-  // the relative paths are joined to: "" in a browser).
+  // A view's tab, after the core's four: `view.render(generation)` fills #view (dropping its answers when
+  // `isCurrent(generation)` is false); `view.reset(options)`, if any, makes the tab start at its beginning again
+  // when it is chosen in the navigation, and forgets what was typed when `options.signedOut`.
+  function registerTab(name, title, view) {
+    if (!tabs.includes(name)) tabs.push(name);
+    titles[name] = title;
+    views[name] = view;
+  }
+
+  // `load()` answers the nodes to append to the Overview (an empty array for none); it runs beside the Overview's
+  // own requests.
+  function addOverviewSection(load) {
+    overviewSections.push(load);
+  }
+
+  // `environment`: document, fetch, storage (sessionStorage), confirm, setTimeout, clearTimeout, origin (what the
+  // relative paths are joined to: "" in a browser), and in a browser URL (for saving exports).
   async function start(environment) {
     env = environment;
     const saved = stored((storage) => storage.getItem(keyName));
@@ -286,7 +377,12 @@ const OutpostConsole = (() => {
     renderSignIn();
   }
 
-  return { start, signIn, signOut, showTab, openCollection, deleteUser, setDisabled, state };
+  return {
+    start, signIn, signOut, showTab, openTab, openCollection, deleteUser, setDisabled, state,
+    registerTab, addOverviewSection, request, requestFile, fileName, begin, isCurrent, fail,
+    ui: { el, byId, fill, table, json, prevent, showStatus },
+    environment: () => env,
+  };
 })();
 
 if (typeof module !== "undefined" && module.exports) {
@@ -295,5 +391,6 @@ if (typeof module !== "undefined" && module.exports) {
   window.addEventListener("DOMContentLoaded", () => OutpostConsole.start({
     document, fetch: window.fetch.bind(window), storage: window.sessionStorage, confirm: window.confirm.bind(window),
     setTimeout: window.setTimeout.bind(window), clearTimeout: window.clearTimeout.bind(window), origin: "",
+    URL: window.URL,
   }));
 }
