@@ -1,7 +1,8 @@
 import Foundation
 import OutpostServerTesting
 
-// Usage: outpost-server-bench [ingest|import|fanout|fanout-live|idle|history|upload-read|find|all] [documents] [rounds, ingest only]
+// Usage: outpost-server-bench [ingest|import|fanout|fanout-live|idle|history|upload-read|find|functions|all] [documents] [rounds, ingest only]
+// (`functions` makes `documents` calls, 2,000 unless given; it needs Node.js.)
 // (`find` runs at 1,000, 100,000 and 1,000,000 documents unless `documents` names one size.)
 // (`fanout` readers decode after the run; `fanout-live` readers decode each download as it arrives.)
 // PostgreSQL cases need PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE (as in the tests).
@@ -74,6 +75,19 @@ if which == "upload-read" || which == "all" {
         let run = try await UploadReadBenchmark.run(objects: documents)
         print(String(format: "read %d uploaded creates (1000 per message): direct %.3f s, general decoder (baseline) %.3f s, %.2f× faster",
                      documents, run.direct, run.general, run.general / run.direct))
+    }
+}
+if which == "functions" {  // not in `all`: it needs Node.js
+    let calls = arguments.dropFirst().first.flatMap { Int($0) } ?? 2_000
+    for _ in 0..<rounds {
+        let (function, findOne) = try await FunctionsBenchmark.run(calls: calls)
+        print(String(format: "function call (trivial), %d calls: p50 %.2f ms, p99 %.2f ms, %.0f calls/s with 16 in flight",
+                     calls, function.p50 * 1000, function.p99 * 1000, function.perSecond))
+        print(String(format: "Data API findOne by _id (baseline): p50 %.2f ms, p99 %.2f ms, %.0f requests/s with 16 in flight",
+                     findOne.p50 * 1000, findOne.p99 * 1000, findOne.perSecond))
+        print(String(format: "functions: p50 ratio %.2f× (goal ≤ 3×) %@, throughput ratio %.2f× of findOne's (goal ≥ 0.33×) %@",
+                     function.p50 / findOne.p50, function.p50 / findOne.p50 <= 3 ? "met" : "NOT MET",
+                     function.perSecond / findOne.perSecond, function.perSecond / findOne.perSecond >= 0.33 ? "met" : "NOT MET"))
     }
 }
 if which == "find" {  // not in `all`: a million inserts take minutes
