@@ -19,6 +19,13 @@ extension AppDefinition {
         public func definition(named name: String) -> FunctionDefinition? {
             definitions.first { $0.name == name }
         }
+
+        /// The values as rules read them (`%%values.<name>`).
+        package var ruleValues: Document {
+            var out = Document()
+            for (name, json) in values { out[name] = try? Value(extendedJSON: json) }
+            return out
+        }
     }
 
     /// One function: `{"name", "source" | "source_file", "private", "run_as_system", "can_evaluate"}`, as in an

@@ -48,6 +48,7 @@ struct DataAPIRoutes: Sendable {
         var service = DataAPIService(
             storage: application.storage, appId: appId, rules: rules, engine: application.syncHandler as? SyncEngine)
         service.limits = application.app.dataAPI
+        service.values = application.app.functions.ruleValues
         if rules.callsFunctions, let runtime = application.functionRuntime {
             service.ruleFunctions = FunctionService(application: application, runtime: runtime).ruleFunctions(for: user)
         }

@@ -17,6 +17,8 @@ struct DataAPIService: Sendable {
     var limits = AppDefinition.DataAPI()
     /// Runs a rule's `%function` call (nil: the app has no function runtime, and such calls fail closed).
     var ruleFunctions: (@Sendable (RuleFunctionCall) async -> Value?)?
+    /// The app's values, for `%%values` in rules.
+    var values: Document = [:]
     /// The most distinct `%function` calls one request may make.
     static let maxRuleFunctionCalls = 1_000
 
@@ -55,7 +57,7 @@ struct DataAPIService: Sendable {
                 "unknown field \(DataAPIValidation.quoted(unknown)) for '\(action)'; expected "
                     + allowed.sorted().joined(separator: ", "))
         }
-        var context = RuleContext(userId: user.userId, userData: user.data, customData: user.customData)
+        var context = RuleContext(userId: user.userId, userData: user.data, customData: user.customData, values: values)
         if rules.callsFunctions { context.functionResults = RuleFunctionResults() }
         let request = Request(service: self, collection: collection, body: body, context: context)
         switch action {

@@ -72,9 +72,7 @@ struct FunctionService: Sendable {
     }
 
     private func ruleContext(_ user: AuthenticatedUser) -> RuleContext {
-        var values = Document()
-        for (name, json) in functions.values { values[name] = try? Value(extendedJSON: json) }
-        return RuleContext(userId: user.userId, userData: user.data, customData: user.customData, values: values)
+        RuleContext(userId: user.userId, userData: user.data, customData: user.customData, values: functions.ruleValues)
     }
 
     /// `context.services.get("mongodb-atlas").db(…).collection(…).<action>(…)`: the Data API's engine, in its
@@ -111,6 +109,7 @@ struct FunctionService: Sendable {
                 storage: application.storage, appId: application.app.appId, rules: rules,
                 engine: application.syncHandler as? SyncEngine)
             service.limits = application.app.dataAPI
+            service.values = application.app.functions.ruleValues
             do {
                 return .success(try await service.perform(
                     action: request.action, collection: request.collection,

@@ -138,7 +138,7 @@ extension AppServicesImport {
         }
     }
 
-    /// The roles Outpost can enforce, in order. A role it cannot parse (`%function`, `%%values`, nested field rules) is
+    /// The roles Outpost can enforce, in order. A role it cannot parse (nested field rules, `%%request`) is
     /// left out and reported: the roles after it still apply, and the users it matched fall to them or are denied,
     /// so nothing becomes more open than in the export.
     mutating func convertRoles(_ roles: [JSONValue], file: String) -> [JSONValue] {
@@ -155,10 +155,10 @@ extension AppServicesImport {
             do {
                 _ = try Role.parse(.object(fields), path: "roles[\(index)]")
                 out.append(.object(fields))
-                let missing = Self.unsupportedParts(.object(fields))
+                let missing = Self.unsupportedParts(.object(fields)).filter { $0 != "%function" && $0 != "%%values" }
                 if !missing.isEmpty {
                     report.leaveOut("\(file): role '\(name)': \(missing.joined(separator: ", "))",
-                        "Outpost has no values, environments or request data: these read as missing, so the "
+                        "Outpost has no environments or request data: these read as missing, so the "
                             + "conditions using them are false")
                 }
             } catch {

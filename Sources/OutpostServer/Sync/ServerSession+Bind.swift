@@ -17,7 +17,8 @@ extension ServerSession {
                 ? SyncProtocolError(.switchToPartitionSync, "The server has partition-based sync enabled; flexible sync is not allowed")
                 : SyncProtocolError(.switchToFlexibleSync, "The server has flexible sync enabled; partition-based sync is not allowed")
         }
-        var context = RuleContext(userId: user.userId, userData: user.data, customData: user.customData)
+        var context = RuleContext(
+            userId: user.userId, userData: user.data, customData: user.customData, values: settings.values)
         if mode == .partition {
             let value = partition ?? .null
             guard let p = settings.partition, p.accepts(value) else {

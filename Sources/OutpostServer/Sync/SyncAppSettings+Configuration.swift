@@ -28,5 +28,6 @@ extension SyncAppSettings {
             collectionQueryableFields: app.sync.collectionQueryableFieldsNames.mapValues { Set($0) },
             developmentMode: app.sync.developmentModeEnabled, schema: schema, rules: rules)
         asymmetricTables = Set(app.sync.asymmetricTables)
+        values = app.functions.ruleValues
     }
 }

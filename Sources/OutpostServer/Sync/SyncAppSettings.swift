@@ -18,6 +18,8 @@ public struct SyncAppSettings: Sendable {
     public var rules: RuleSet
     /// Collections of asymmetric objects: uploads only insert into them; nothing of them is downloaded.
     public var asymmetricTables: Set<String> = []
+    /// The app's values, for `%%values` in permissions.
+    public var values: Document = [:]
 
     public init(
         appId: String, mode: SyncMode = .flexible, partition: PartitionSettings? = nil, queryableFields: Set<String> = [],

@@ -121,4 +121,20 @@ import Testing
             #expect(filter.status == 400, "\(filter.json.text)")
         }
     }
+
+    @Test func rulesReadTheAppsValues() async throws {
+        let role = JSONValue.parse("""
+            {"name": "capped", "apply_when": {}, "document_filters": {"read": {"level": {"$lte": "%%values.maxLevel"}},
+             "write": {"level": {"$lte": "%%values.maxLevel"}}}, "read": true, "write": true}
+            """)!
+        try await withFunctionServer(functions: Self.functions, values: #"{"maxLevel": 3}"#, rules: ["Gate": role]) { server in
+            let user = try await server.newUser()
+            try await server.ok("Gate", "insertOne", #"{"document": {"_id": 1, "level": 2}}"#, as: user)
+            let refused = try await server.data("Gate", "insertOne", #"{"document": {"_id": 2, "level": 5}}"#, as: user)
+            #expect(refused.status == 403)
+            let found = try await server.ok("Gate", "find", "{}", as: user)
+            #expect(found["documents"]?.items.compactMap { $0["_id"] } == [.int(1)])
+            #expect(try await server.storage.document(appId: server.appId, collection: "Gate", primaryKey: .int(2)) == nil)
+        }
+    }
 }
