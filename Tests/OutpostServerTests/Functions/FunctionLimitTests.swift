@@ -14,7 +14,13 @@ import Glibc
     static let functions = functionEntries([
         ("spin", "exports = function() { for (;;) {} };"),
         ("grow", "exports = function() { const keep = []; for (;;) keep.push(new Array(1e5).fill(Math.random())); };"),
-        ("nap", "exports = (ms) => new Promise((resolve) => setTimeout(() => resolve('rested'), ms));"),
+        ("hold", """
+            exports = async function() {
+              const gate = context.services.get("mongodb-atlas").db("db").collection("Gate");
+              while (!(await gate.findOne({ _id: "open" }))) await new Promise((resolve) => setTimeout(resolve, 20));
+              return "released";
+            };
+            """),
         ("sum", "exports = (a, b) => a + b;"),
         ("markAndWait", """
             exports = async function(tag) {
@@ -54,15 +60,16 @@ import Glibc
             functions: Self.functions, runtime: #"{"workers": 1, "max_queued_calls": 0}"#
         ) { server in
             let user = try await server.newUser()
-            async let long = server.callFunction("nap", "[3000]", as: user)
-            // Wait for the nap to hold the only worker.
+            async let long = server.callFunction("hold", as: user)
+            // Wait until `hold` has the only worker; it keeps it until the gate opens.
             while try await server.admin("GET", "functions").json["runtime"]?["busy_workers"] != .int(1) {
                 try await Task.sleep(for: .milliseconds(20))
             }
             let refused = try await server.callFunction("sum", "[1, 2]", as: user)
             #expect(refused.status == 429, "\(refused.json.text)")
             #expect(refused.json["error_code"] == .string("TooManyRequests"))
-            #expect(try await long.json == .string("rested"))
+            try await server.ok("Gate", "insertOne", #"{"document": {"_id": "open"}}"#, as: user)
+            #expect(try await long.json == .string("released"))
             let sum = try await server.callFunction("sum", "[1, 2]", as: user)
             #expect(sum.status == 200)
         }
