@@ -89,3 +89,11 @@ extension SQLiteStorage {
         "CREATE INDEX IF NOT EXISTS log_by_time ON log (app, time)",
     ]
 }
+
+extension SQLiteStorage {
+    /// Runs one SQL statement as it is (test support: to shape a database as an older version, a failure or someone
+    /// with write access to the file would leave it).
+    package func execute(unsafeSQL sql: String) async throws {
+        try await write("run a statement") { db in try db.execute(sql: sql) }
+    }
+}
