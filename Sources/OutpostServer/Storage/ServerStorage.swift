@@ -12,7 +12,7 @@ import OutpostCore
 ///
 /// They are separate protocols so that a component can say which part it needs (the sync hub reads history only,
 /// the auth log writes log records only) and so that the conformance suite checks each part on its own; a
-/// storage driver implements all three, so this protocol is what the server is given.
+/// storage driver implements all of them, so this protocol is what the server is given.
 ///
 /// Two drivers implement it — ``SQLiteStorage`` (the embedded default) and ``PostgresStorage`` — and one
 /// conformance suite (`StorageConformance` in OutpostServerTesting) runs against both.
