@@ -49,8 +49,10 @@ struct EventIngest: Sendable {
             let new = try await transaction.insertNew(collection: EventBatch.collection, inserts)
             guard !new.isEmpty else { return (nil, 0) }
             let indexed = new.filter { entries[$0] != nil }
-            try await transaction.recordAuditBatch(AuditBatchDraft(
-                entries: indexed.map { entries[$0]! }, digests: indexed.map { digests[$0] }, ingestedAt: ingestedAt))
+            if !indexed.isEmpty {
+                try await transaction.recordAuditBatch(AuditBatchDraft(
+                    entries: indexed.map { entries[$0]! }, digests: indexed.map { digests[$0] }, ingestedAt: ingestedAt))
+            }
             let changes = new.map { i in
                 DocumentChange(collection: EventBatch.collection, primaryKey: inserts.primaryKeys[i],
                                inserted: inserts.documents[i], text: inserts.texts[i])
