@@ -35,7 +35,9 @@ struct AuditEventFormat: Sendable {
     func csvRow(_ record: AuditEventRecord) -> String {
         let entry = record.entry
         var data = ""
-        if let text = record.text, let document = try? Document(extendedJSONText: text), case .string(let s)? = document["data"] {
+        if let text = record.text, let document = try? Document(extendedJSONText: text),
+            case .string(let s)? = document["data"]
+        {
             data = s
         }
         let fields = [

@@ -7,8 +7,8 @@ import OutpostCore
 /// **Objects.** `data` is parsed as JSON when it is a string, and objects are read from the two shapes the event
 /// library writes (`docs/events.md`, "What is recorded"):
 /// - a read, `{"type": "<Class>", "value": [{…}, …]}`: each element of `value`;
-/// - a write, `{"<Class>": {"insertions": […], "deletions": […], "modifications": [{"oldValue": {…}, "newValue": {…}}]}}`:
-///   each insertion and deletion, and each modification's `oldValue` (the whole object before; `newValue` holds only
+/// - a write, `{"<Class>": {"insertions": […], "deletions": […], "modifications": [{"oldValue": {…},
+///   "newValue": {…}}]}}`: each insertion and deletion, and each modification's `oldValue` (the whole object before; `newValue` holds only
 ///   the changed fields, so it is read only when `oldValue` has no key).
 ///
 /// An object's key is its `_id` field, or the field `events.primary_keys` names for its class; the key must be a

@@ -42,9 +42,9 @@ struct EventUploadRoutes: Sendable {
         var request = request
         let buffer = try await request.body(upTo: Self.maxBodySize)
         let batch = try Self.batch(Array(buffer.readableBytesView), settings: settings)
-        let ingest = EventIngest(storage: application.storage, settings: settings,
-                                 engine: application.syncHandler as? SyncEngine, extractor: AuditExtractor(app: application.app),
-                                 now: application.auth.clock)
+        let ingest = EventIngest(
+            storage: application.storage, settings: settings, engine: application.syncHandler as? SyncEngine,
+            extractor: AuditExtractor(app: application.app), now: application.auth.clock)
         let inserted = try await ingest.insert(batch, uploader: user.userId)
         return .json(.object(["received": .int(Int64(batch.documents.count)), "inserted": .int(Int64(inserted))]))
     }

@@ -51,7 +51,8 @@ public struct Housekeeping: Sendable {
         }
         deleted.sessions = try await storage.deleteExpiredSessions(appId: appId, before: now)
         if let eventRetention {
-            deleted.auditEvents = try await AuditRetention(storage: storage, appId: appId, maxAge: eventRetention).sweep(now: now)
+            let retention = AuditRetention(storage: storage, appId: appId, maxAge: eventRetention)
+            deleted.auditEvents = try await retention.sweep(now: now)
         }
         if deleted.logRecords > 0 || deleted.sessions > 0 || deleted.auditEvents > 0 {
             let what = "\(deleted.logRecords) old log record(s), \(deleted.sessions) expired session(s) and "

@@ -23,7 +23,9 @@ struct AuditSearchSQL {
     /// and documents: PostgreSQL's planner, which cannot tell that `(ts, event_id)` is the event rows' key, otherwise
     /// joined every match of a user (a thousand rows) and sorted them to keep fifty (19 ms instead of 1 at 100,000
     /// events, and a hash join over the whole event table on a small database).
-    static func page(appId: String, _ search: AuditSearch, limit: Int, placeholder: @escaping (Int) -> String) -> AuditSearchSQL {
+    static func page(
+        appId: String, _ search: AuditSearch, limit: Int, placeholder: @escaping (Int) -> String
+    ) -> AuditSearchSQL {
         var builder = Builder(appId: appId, search, cursor: true, placeholder: placeholder)
         let needsEvents = builder.driver != .events && (search.activity != nil || search.eventType != nil)
         let limitParameter = builder.bind(.integer(Int64(max(0, limit))))

@@ -37,7 +37,10 @@ extension PostgresStorage {
         let keys = eventIds.map(AuditChain.documentKey(of:))
         let rows = try await rows(
             "read audit event documents",
-            "SELECT pk_key, body FROM documents WHERE app = \(appId) AND collection = 'AuditEvent' AND pk_key = ANY(\(keys)::text[])"
+            """
+            SELECT pk_key, body FROM documents
+            WHERE app = \(appId) AND collection = 'AuditEvent' AND pk_key = ANY(\(keys)::text[])
+            """
         ) { try $0.decode((String, String).self) }
         return AuditChain.textsById(rows.map { (key: $0.0, body: $0.1) })
     }
