@@ -1,9 +1,10 @@
 import Foundation
 import OutpostServerTesting
 
-// Usage: outpost-server-bench [ingest|import|fanout|fanout-live|idle|history|upload-read|find|functions|all] [documents] [rounds, ingest only]
+// Usage: outpost-server-bench [ingest|import|fanout|fanout-live|idle|history|upload-read|find|audit|functions|all] [documents] [rounds, ingest only]
 // (`functions` makes `documents` calls, 2,000 unless given; it needs Node.js.)
 // (`find` runs at 1,000, 100,000 and 1,000,000 documents unless `documents` names one size.)
+// (`audit` generates 10,000,000 events unless `documents` names another count; not part of `all`.)
 // (`fanout` readers decode after the run; `fanout-live` readers decode each download as it arrives.)
 // PostgreSQL cases need PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE (as in the tests).
 let arguments = CommandLine.arguments.dropFirst()
@@ -109,4 +110,23 @@ if which == "idle" || which == "all" {
     let idle = try await IdleSessionsBenchmark.run(sessions: 1_000)
     print(String(format: "1000 idle sessions: server RSS %d KiB → %d KiB, %.1f KiB per session (goal ≤ 64)",
                  idle.beforeKiB, idle.afterKiB, idle.perSessionKiB))
+}
+if which == "audit" {  // not in `all`: ten million events take long to generate
+    let events = arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000_000
+    for driver in ["sqlite", "postgres"] {
+        let name = driver == "sqlite" ? "SQLite" : "PostgreSQL"
+        guard driver == "sqlite" || PostgresTestEnvironment.isConfigured else {
+            print("audit on PostgreSQL: skipped (no PG* environment)")
+            continue
+        }
+        let run = try await AuditBenchmark.run(driver: driver, events: events)
+        print(String(format: "audit search among %d events, %@ (generated in %.1f s); page of %d and total, %d searches each:",
+                     events, name, run.load, AuditBenchmark.pageSize, AuditBenchmark.searches))
+        for result in run.cases {
+            let (p50, p99) = (Stats.percentile(result.outpost, 50), Stats.percentile(result.outpost, 99))
+            let (b50, b99) = (Stats.percentile(result.baseline, 50), Stats.percentile(result.baseline, 99))
+            print(String(format: "  %@: AuditStorage p50 %.2f ms p99 %.2f ms, direct SQL (baseline) p50 %.2f ms p99 %.2f ms; ratio %.2f× (p50); goal p99 < 1 s %@",
+                         result.name, p50 * 1000, p99 * 1000, b50 * 1000, b99 * 1000, p50 / b50, p99 < 1 ? "met" : "NOT MET"))
+        }
+    }
 }

@@ -6,7 +6,7 @@ import OutpostServer
 /// to watch, hold or fail. `open` (and so public) because those subclasses live in the test targets, other modules
 /// than this one; it is test support, not an API for applications.
 ///
-/// It forwards each requirement of the three protocols except ``DocumentStorage/documentCount(appId:collection:)``,
+/// It forwards each requirement of the four protocols except ``DocumentStorage/documentCount(appId:collection:)``,
 /// which runs the protocol's default: it counts through this storage's own paged reads.
 open class ForwardingStorage: ServerStorage, @unchecked Sendable {  // subclasses guard their own state
     public let base: any ServerStorage
@@ -98,5 +98,23 @@ open class ForwardingStorage: ServerStorage, @unchecked Sendable {  // subclasse
     }
     open func deleteLogs(appId: String, before date: Date) async throws -> Int {
         try await base.deleteLogs(appId: appId, before: date)
+    }
+
+    // MARK: AuditStorage
+
+    open func auditEvents(appId: String, matching search: AuditSearch, limit: Int) async throws -> [AuditEventRecord] {
+        try await base.auditEvents(appId: appId, matching: search, limit: limit)
+    }
+    open func auditEventCount(appId: String, matching search: AuditSearch) async throws -> Int {
+        try await base.auditEventCount(appId: appId, matching: search)
+    }
+    open func auditBatches(appId: String, after sequence: Int64, limit: Int) async throws -> [AuditBatchRecord] {
+        try await base.auditBatches(appId: appId, after: sequence, limit: limit)
+    }
+    open func auditEventTexts(appId: String, eventIds: [String]) async throws -> [String: String] {
+        try await base.auditEventTexts(appId: appId, eventIds: eventIds)
+    }
+    open func auditEventsIngestedPerHour(appId: String, since date: Date) async throws -> [Int64: Int] {
+        try await base.auditEventsIngestedPerHour(appId: appId, since: date)
     }
 }

@@ -26,6 +26,7 @@ extension MemoryStorage {
             }
             app.history.append(contentsOf: pending.changesets)
             app.integratedVersions.merge(pending.integratedVersions) { _, new in new }
+            app.audit.apply(batch: pending.auditBatch, removals: pending.auditRemovals)
             state.apps[appId] = app
             return (app.history.last?.serverVersion ?? 0, Array(state.listeners.values))
         }
@@ -88,6 +89,8 @@ final class MemoryTransaction: StorageTransaction {
         var writes: [String: [Value: Document?]] = [:]
         var changesets: [ServerChangeset] = []
         var integratedVersions: [Int64: Int64] = [:]
+        var auditBatch: AuditBatchDraft?
+        var auditRemovals: [AuditRemoval] = []
     }
 
     let storage: MemoryStorage
@@ -144,5 +147,16 @@ final class MemoryTransaction: StorageTransaction {
 
     func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws {
         pending.withLock { $0.integratedVersions[fileIdent] = version }
+    }
+
+    func recordAuditBatch(_ batch: AuditBatchDraft) async throws {
+        pending.withLock { pending in
+            precondition(pending.auditBatch == nil, "A storage transaction records at most one audit batch")
+            pending.auditBatch = batch
+        }
+    }
+
+    func removeAuditEvents(_ removals: [AuditRemoval]) async throws {
+        pending.withLock { $0.auditRemovals += removals }
     }
 }

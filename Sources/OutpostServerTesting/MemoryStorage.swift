@@ -4,8 +4,8 @@ import OutpostServer
 import Synchronization
 
 /// A ``ServerStorage`` that keeps everything in memory: a fast fake for tests, and the server's storage until the
-/// SQLite driver is wired in. It implements the three protocols — accounts, documents and history, the log —
-/// transactions included (serialised per app; everything a transaction wrote becomes visible at once when it
+/// SQLite driver is wired in. It implements the four protocols — accounts, documents and history, the log, the audit
+/// index — transactions included (serialised per app; everything a transaction wrote becomes visible at once when it
 /// returns, nothing when it throws).
 public final class MemoryStorage: ServerStorage {
     struct AppState {
@@ -18,6 +18,7 @@ public final class MemoryStorage: ServerStorage {
         var integratedVersions: [Int64: Int64] = [:]
         var settings: [String: Value] = [:]
         var logs: [LogRecord] = []
+        var audit = MemoryAuditState()
     }
 
     struct State {

@@ -3,7 +3,8 @@ import Hummingbird
 import OutpostCore
 
 /// The admin API under `/api/admin/v1/`, authenticated by the header `X-Admin-Key: <admin key>` (compared in
-/// constant time; 403 otherwise): users, collections and their documents, live sync sessions, and the server log.
+/// constant time; 403 otherwise): users, collections and their documents, live sync sessions, the server log, the
+/// overview's figures (``AdminStatsRoute``) and the audit index (``AdminAuditRoutes``).
 struct AdminRoutes: Sendable {
     static let basePath = "api/admin/v1"
     static let keyHeaderName = "X-Admin-Key"
@@ -25,6 +26,8 @@ struct AdminRoutes: Sendable {
         group.get("collections/:name/changes", use: guarded(export.changes))
         group.get("sessions", use: guarded(sessions))
         group.get("logs", use: guarded(logs))
+        group.get("stats", use: guarded(AdminStatsRoute(application: application).stats))
+        AdminAuditRoutes(application: application).register(on: group, self)
         AdminFunctionRoutes(application: application).register(on: group, guarded: self)
     }
 

@@ -47,6 +47,7 @@ extension AppDefinition {
             "schema": .object(schema), "rules": .object(rules), "data_api": .object(dataAPIFields),
         ]
         root["default_rule"] = defaultRule
+        root["events"] = events.json
         root.merge(functions.jsonFields) { $1 }
         return .object(root)
     }

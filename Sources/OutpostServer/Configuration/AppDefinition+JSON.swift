@@ -27,8 +27,9 @@ extension AppDefinition {
     /// Reads an app configuration from parsed JSON.
     package init(json: JSONValue, baseDirectory: URL? = nil) throws(ConfigurationError) {
         let root = try ConfigurationReader(json, path: "$")
-        try root.rejectUnknownFields(
-            Functions.fieldNames.union(["app_id", "name", "auth", "sync", "schema", "rules", "default_rule", "data_api"]))
+        try root.rejectUnknownFields(Functions.fieldNames.union([
+            "app_id", "name", "auth", "sync", "schema", "rules", "default_rule", "data_api", "events",
+        ]))
         let appId = try root.requiredString("app_id")
         guard appId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw ConfigurationError(
@@ -55,9 +56,10 @@ extension AppDefinition {
                 "max_documents_per_write", default: DataAPI.defaultMaxDocumentsPerWrite)
             dataAPI.maxWriteBytes = try reader.positiveInt("max_write_bytes", default: DataAPI.defaultMaxWriteBytes)
         }
+        let events = try root.object("events").map { reader throws(ConfigurationError) in try Events(reader) } ?? Events()
         self.init(
             appId: appId, name: try root.string("name") ?? appId, auth: auth, sync: sync, schema: schema, rules: rules,
-            defaultRule: defaultRule, dataAPI: dataAPI)
+            defaultRule: defaultRule, dataAPI: dataAPI, events: events)
         self.functions = try Functions(root, baseDirectory: baseDirectory)
     }
 

@@ -21,12 +21,15 @@ public struct AppDefinition: Sendable, Hashable {
     /// The rule for collections without their own entry, `{"roles": […]}`, or nil.
     package var defaultRule: JSONValue?
     public var dataAPI: DataAPI
+    /// The `AuditEvent` collection's retention and audit index settings (Outpost-only).
+    public var events: Events
     /// App Services functions and their values (docs/functions.md).
     public var functions = Functions()
 
     package init(
         appId: String, name: String? = nil, auth: Auth = Auth(), sync: Sync = Sync(), schema: [String: JSONValue] = [:],
-        rules: [String: JSONValue] = [:], defaultRule: JSONValue? = nil, dataAPI: DataAPI = DataAPI()
+        rules: [String: JSONValue] = [:], defaultRule: JSONValue? = nil, dataAPI: DataAPI = DataAPI(),
+        events: Events = Events()
     ) {
         self.appId = appId
         self.name = name ?? appId
@@ -36,6 +39,7 @@ public struct AppDefinition: Sendable, Hashable {
         self.rules = rules
         self.defaultRule = defaultRule
         self.dataAPI = dataAPI
+        self.events = events
     }
 
     /// The collections that have a schema, sorted.

@@ -30,8 +30,8 @@ struct EventUploadRoutes: Sendable {
     @Sendable func handle(_ request: Request, context: OutpostRequestContext) async throws -> Response {
         let appId = context.parameters.get("appId") ?? ""
         guard appId == application.app.appId else { throw APIError.appNotFound(appId) }
-        // Any logged-in user of the app may upload events.
-        _ = try await application.auth.authenticate(accessToken: request.bearerToken())
+        // Any logged-in user of the app may upload events; the audit index records who did.
+        let user = try await application.auth.authenticate(accessToken: request.bearerToken())
         let settings: SyncAppSettings
         switch self.settings {
         case .success(let parsed): settings = parsed
@@ -42,9 +42,10 @@ struct EventUploadRoutes: Sendable {
         var request = request
         let buffer = try await request.body(upTo: Self.maxBodySize)
         let batch = try Self.batch(Array(buffer.readableBytesView), settings: settings)
-        let ingest = EventIngest(storage: application.storage, settings: settings,
-                                 engine: application.syncHandler as? SyncEngine)
-        let inserted = try await ingest.insert(batch)
+        let ingest = EventIngest(
+            storage: application.storage, settings: settings, engine: application.syncHandler as? SyncEngine,
+            extractor: AuditExtractor(app: application.app), now: application.auth.clock)
+        let inserted = try await ingest.insert(batch, uploader: user.userId)
         return .json(.object(["received": .int(Int64(batch.documents.count)), "inserted": .int(Int64(inserted))]))
     }
 

@@ -94,10 +94,11 @@ public struct OutpostServerApplication: Service {
         self.onServerRunning = onServerRunning
     }
 
-    /// Deletes old log records and expired sessions of the app (``Housekeeping``).
+    /// Deletes old log records, expired sessions and old audit events of the app (``Housekeeping``).
     public var housekeeping: Housekeeping {
         let days = configuration.logRetentionDays
         return Housekeeping(appId: app.appId, storage: storage, logRetention: days > 0 ? .seconds(days * 86_400) : nil,
+                            eventRetention: app.events.retentionDays.map { .seconds($0 * 86_400) },
                             clock: auth.clock, logger: logger)
     }
 

@@ -35,6 +35,14 @@ public protocol StorageTransaction: Sendable {
     /// The highest client version integrated from a client file (0 when none).
     func integratedClientVersion(fileIdent: Int64) async throws -> Int64
     func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws
+
+    /// Records the audit index rows of events this transaction inserts, and links them into the app's audit chain as
+    /// one batch when it commits (``AuditStorage``; Outpost-only). A transaction records at most one batch.
+    func recordAuditBatch(_ batch: AuditBatchDraft) async throws
+
+    /// Removes the audit index rows of these events (retention) and keeps each one's digest in its chain batch when
+    /// the transaction commits (``AuditChain/removing(_:from:)``; Outpost-only). The caller deletes the documents.
+    func removeAuditEvents(_ removals: [AuditRemoval]) async throws
 }
 
 extension StorageTransaction {

@@ -315,4 +315,6 @@ private struct DefaultsOnly: StorageTransaction {
     func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws {
         try await base.setIntegratedClientVersion(fileIdent: fileIdent, version)
     }
+    func recordAuditBatch(_ batch: AuditBatchDraft) async throws { try await base.recordAuditBatch(batch) }
+    func removeAuditEvents(_ removals: [AuditRemoval]) async throws { try await base.removeAuditEvents(removals) }
 }

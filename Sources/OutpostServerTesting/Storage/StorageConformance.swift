@@ -6,8 +6,9 @@ import OutpostServer
 ///
 /// The checks follow the storage's protocols: ``accountStorageChecks`` (``AccountStorage``),
 /// ``documentStorageChecks`` (``DocumentStorage``), ``appLogStorageChecks`` (``AppLogStorage``), each of whose
-/// checks sees the storage only as that protocol, and ``serverStorageChecks`` for what spans all three (names kept
-/// verbatim and apps isolated in every table). ``checks`` is all of them.
+/// checks sees the storage only as that protocol, ``auditStorageChecks`` (``AuditStorage`` with the transactions that
+/// write its rows), and ``serverStorageChecks`` for what spans all of them (names kept verbatim and apps isolated in
+/// every table). ``checks`` is all of them.
 ///
 /// Each ``Check`` gets a freshly prepared, empty storage. Run them one by one (for example as the arguments of a
 /// parameterised test, so each shows up by name) or all at once:
@@ -85,7 +86,7 @@ public enum StorageConformance {
 
     /// Every check, in a stable order: those of each protocol, then those that span them.
     public static var checks: [Check] {
-        accountStorageChecks + documentStorageChecks + appLogStorageChecks + serverStorageChecks
+        accountStorageChecks + documentStorageChecks + appLogStorageChecks + auditStorageChecks + serverStorageChecks
     }
 
     /// Runs every check, each on a fresh storage from `make`, and throws the first failure.

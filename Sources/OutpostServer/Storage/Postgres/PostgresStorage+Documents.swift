@@ -30,9 +30,15 @@ extension PostgresStorage {
             ).collect()
             let result = try await body(transaction)
             let writes = transaction.finish()
-            if !writes.isEmpty { try await apply(writes, appId: appId, on: connection) }
+            if !writes.isEmpty {
+                try await apply(writes, appId: appId, on: connection)
+                try await applyAudit(writes, appId: appId, on: connection)
+            }
             try await connection.query("COMMIT", logger: logger)
-            if statistics.noteWritten(rows: writes.documents.count + writes.changesets.count) { refreshStatistics() }
+            let auditRows = writes.auditBatch.map { $0.entries.reduce(0) { $0 + 1 + $1.users.count + $1.objects.count } } ?? 0
+            if statistics.noteWritten(rows: writes.documents.count + writes.changesets.count + auditRows) {
+                refreshStatistics()
+            }
             return result
         } catch {
             transaction.finishIfNeeded()
@@ -51,7 +57,9 @@ extension PostgresStorage {
 
     /// Refreshes the planner statistics of the tables a sync transaction and a lookup read, now.
     package func refreshPlannerStatistics() async throws {
-        try await execute("refresh the planner statistics", "ANALYZE documents, history, client_progress")
+        try await execute("refresh the planner statistics", """
+            ANALYZE documents, history, client_progress, audit_events, audit_event_users, audit_event_objects, audit_batches
+            """)
     }
 
     /// One statement for all of a transaction's writes: data-modifying CTEs over `unnest`ed arrays, and the

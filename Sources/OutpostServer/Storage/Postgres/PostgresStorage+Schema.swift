@@ -13,7 +13,7 @@ extension PostgresStorage {
                     if let schema = configuration.schema {
                         try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: Self.quoted(schema))", logger: logger)
                     }
-                    for statement in Self.schemaV1 {
+                    for statement in Self.schemaV1 + Self.auditSchema {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                     try await Self.convertJSONBColumnsToText(on: connection, logger: logger)
@@ -99,6 +99,41 @@ extension PostgresStorage {
         """,
         "CREATE INDEX IF NOT EXISTS log_by_kind ON log (app, kind, time)",
         "CREATE INDEX IF NOT EXISTS log_by_time ON log (app, time)",
+    ]
+
+    /// The audit index and chain (docs/storage-server.md, "Audit index"), added to databases of earlier versions by
+    /// the same `prepare()`. Texts compared or ordered use the "C" collation, as `pk_key` does: byte order, the same
+    /// as SQLite's.
+    static let auditSchema = [
+        """
+        CREATE TABLE IF NOT EXISTS audit_events (
+            app text NOT NULL, ts bigint NOT NULL, event_id text COLLATE "C" NOT NULL, user_id text,
+            activity text COLLATE "C" NOT NULL, event_type text COLLATE "C", batch_seq bigint NOT NULL, objects text,
+            user_values text, PRIMARY KEY (app, ts, event_id))
+        """,
+        "CREATE INDEX IF NOT EXISTS audit_events_by_activity ON audit_events (app, activity, ts, event_id)",
+        "CREATE INDEX IF NOT EXISTS audit_events_by_type ON audit_events (app, event_type, ts, event_id)",
+        """
+        CREATE TABLE IF NOT EXISTS audit_event_users (
+            app text NOT NULL, value text COLLATE "C" NOT NULL, ts bigint NOT NULL, event_id text COLLATE "C" NOT NULL,
+            PRIMARY KEY (app, value, ts, event_id))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS audit_event_objects (
+            app text NOT NULL, class text COLLATE "C" NOT NULL, pk text COLLATE "C" NOT NULL, ts bigint NOT NULL,
+            event_id text COLLATE "C" NOT NULL, PRIMARY KEY (app, class, pk, ts, event_id))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS audit_batches (
+            app text NOT NULL, seq bigint NOT NULL, ingested_at bigint NOT NULL, event_count bigint NOT NULL,
+            first_event text NOT NULL, last_event text NOT NULL, event_ids text NOT NULL, pruned text,
+            pruned_count bigint NOT NULL, prev_hash text NOT NULL, hash text NOT NULL, PRIMARY KEY (app, seq))
+        """,
+        "CREATE INDEX IF NOT EXISTS audit_batches_by_time ON audit_batches (app, ingested_at)",
+        """
+        CREATE TABLE IF NOT EXISTS audit_chain (
+            app text NOT NULL PRIMARY KEY, seq bigint NOT NULL, hash text NOT NULL, events bigint NOT NULL)
+        """,
     ]
 }
 

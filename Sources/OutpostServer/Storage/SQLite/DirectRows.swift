@@ -14,6 +14,7 @@ enum DirectRows {
         /// Text already in UTF-8 (valid, as the server's own JSON writers make it).
         case utf8([UInt8])
         case integer(Int64)
+        case null
     }
 
     /// Runs `statement` with `arguments` bound to its parameters 1, 2, …; throws GRDB's `DatabaseError` when the
@@ -94,6 +95,9 @@ enum DirectRows {
         switch first {
         case .integer(let value):
             try check(sqlite3_bind_int64(handle, index, value), db)
+            try bind(rest, from: index + 1, to: handle, in: db, then: step)
+        case .null:
+            try check(sqlite3_bind_null(handle, index), db)
             try bind(rest, from: index + 1, to: handle, in: db, then: step)
         case .text(var value):
             try value.withUTF8 { utf8 in

@@ -97,6 +97,8 @@ extension SQLiteStorage {
                 ON CONFLICT (app, file_ident) DO UPDATE SET client_version = excluded.client_version
                 """)
             for (ident, version) in progress { try integrate.execute(arguments: [appId, ident, version]) }
+            if let batch = writes.auditBatch { try commitAuditBatch(batch, appId: appId, db) }
+            if !writes.auditRemovals.isEmpty { try commitAuditRemovals(writes.auditRemovals, appId: appId, db) }
             return .commit
         }
     }

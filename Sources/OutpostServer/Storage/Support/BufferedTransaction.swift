@@ -39,10 +39,16 @@ package struct TransactionWrites: Sendable {
     package var changesets: [ServerChangeset] = []
     /// Integrated client versions by client file ident.
     package var progress: [Int64: Int64] = [:]
+    /// The audit batch of an event ingest, linked into the app's chain at commit.
+    package var auditBatch: AuditBatchDraft?
+    /// Events whose audit index rows retention removes.
+    package var auditRemovals: [AuditRemoval] = []
 
     package init() {}
 
-    package var isEmpty: Bool { documents.isEmpty && changesets.isEmpty && progress.isEmpty }
+    package var isEmpty: Bool {
+        documents.isEmpty && changesets.isEmpty && progress.isEmpty && auditBatch == nil && auditRemovals.isEmpty
+    }
 
     /// The indexes in `documents.entries` of the documents to store, in address order (index order, which SQLite
     /// and PostgreSQL insert fastest). Documents written in that order already are not sorted again.
@@ -251,5 +257,16 @@ package final class BufferedTransaction<Reader: TransactionReader>: StorageTrans
 
     package func setIntegratedClientVersion(fileIdent: Int64, _ version: Int64) async throws {
         withState { $0.progress[fileIdent] = version }
+    }
+
+    package func recordAuditBatch(_ batch: AuditBatchDraft) async throws {
+        withState { writes in
+            precondition(writes.auditBatch == nil, "A storage transaction records at most one audit batch")
+            writes.auditBatch = batch
+        }
+    }
+
+    package func removeAuditEvents(_ removals: [AuditRemoval]) async throws {
+        withState { $0.auditRemovals += removals }
     }
 }

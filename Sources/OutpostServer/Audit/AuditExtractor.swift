@@ -1,0 +1,122 @@
+import Foundation
+import OutpostCore
+
+/// Takes from an `AuditEvent` document what the audit index keeps (``AuditIndexEntry``): who, what activity, which
+/// type, when, and which objects its data names. Pure: the same document and uploader always give the same entry.
+///
+/// **Objects.** `data` is parsed as JSON when it is a string, and objects are read from the two shapes the event
+/// library writes (`docs/events.md`, "What is recorded"):
+/// - a read, `{"type": "<Class>", "value": [{…}, …]}`: each element of `value`;
+/// - a write, `{"<Class>": {"insertions": […], "deletions": […], "modifications": [{"oldValue": {…},
+///   "newValue": {…}}]}}`: each insertion and deletion, and each modification's `oldValue` (the whole object before; `newValue` holds only
+///   the changed fields, so it is read only when `oldValue` has no key).
+///
+/// An object's key is its `_id` field, or the field `events.primary_keys` names for its class; the key must be a
+/// string or an integer (the forms the library writes keys in: ObjectIds, UUIDs and strings as strings, integers as
+/// numbers). Objects nested inside those (expanded links, embedded objects) are not indexed: each followed link is a
+/// read event of its own. Data that is not JSON, or JSON of another shape (custom events), names no object.
+///
+/// **Users.** The uploader's user id and every string field other than the fixed ones (`_id`, `timestamp`,
+/// `activity`, `event`, `data`) and the partition key: the event library's metadata.
+///
+/// **Bounds.** A value longer than ``maxIndexedBytes`` or holding U+0000 (which PostgreSQL's `text` cannot hold) is not
+/// indexed: searches take values up to that size, so such a value could not be asked for anyway.
+struct AuditExtractor: Sendable {
+    /// The partition key field the server adds to events of a partition-based app (not metadata).
+    var partitionKey: String?
+    /// Per class, the field that holds the primary key when it is not `_id`.
+    var primaryKeys: [String: String] = [:]
+
+    /// The longest user value, class name or key text that is indexed (and that a search may give).
+    static let maxIndexedBytes = 1024
+    static let fixedFields: Set<String> = ["_id", "timestamp", "activity", "event", "data"]
+
+    init(partitionKey: String? = nil, primaryKeys: [String: String] = [:]) {
+        self.partitionKey = partitionKey
+        self.primaryKeys = primaryKeys
+    }
+
+    init(app: AppDefinition) {
+        self.init(partitionKey: app.sync.partition?.key, primaryKeys: app.events.primaryKeys)
+    }
+
+    /// The entry of a checked event document (an ObjectId `_id`, a date `timestamp`, a string `activity`), or nil for
+    /// a document without them.
+    func entry(of document: Document, uploader: String?) -> AuditIndexEntry? {
+        guard case .objectId(let id)? = document["_id"], case .date(let date)? = document["timestamp"],
+            case .string(let activity)? = document["activity"]
+        else { return nil }
+        var eventType: String?
+        if case .string(let type)? = document["event"] { eventType = Self.storable(type) }
+        var users: [String] = []
+        func addUser(_ value: String) {
+            if Self.isIndexable(value), !users.contains(value) { users.append(value) }
+        }
+        if let uploader { addUser(uploader) }
+        for key in document.sortedKeys where !Self.fixedFields.contains(key) && key != partitionKey {
+            if case .string(let value)? = document[key] { addUser(value) }
+        }
+        var objects: [AuditObjectKey] = []
+        if case .string(let data)? = document["data"], let json = JSONValue.parse(data) {
+            objects = self.objects(in: json)
+        }
+        return AuditIndexEntry(
+            eventId: id.stringValue, timestamp: date.millisecondsSince1970, userId: uploader.map(Self.storable),
+            activity: Self.storable(activity), eventType: eventType, users: users, objects: objects)
+    }
+
+    /// The distinct objects a read or write payload names, in the order it names them.
+    func objects(in data: JSONValue) -> [AuditObjectKey] {
+        guard case .object(let top) = data else { return [] }
+        var found: [AuditObjectKey] = []
+        var seen = Set<AuditObjectKey>()
+        func add(_ className: String, _ object: JSONValue?) {
+            guard let object, let key = primaryKey(of: object, className: className), seen.insert(key).inserted else { return }
+            found.append(key)
+        }
+        if top.count == 2, case .string(let className)? = top["type"], case .array(let values)? = top["value"] {
+            for value in values { add(className, value) }
+            return found
+        }
+        for className in top.keys.sorted() {
+            guard case .object(let changes)? = top[className] else { continue }
+            for section in ["insertions", "deletions"] {
+                guard case .array(let objects)? = changes[section] else { continue }
+                for object in objects { add(className, object) }
+            }
+            guard case .array(let modifications)? = changes["modifications"] else { continue }
+            for modification in modifications {
+                guard case .object(let pair) = modification else { continue }
+                if let old = pair["oldValue"], primaryKey(of: old, className: className) != nil {
+                    add(className, old)
+                } else {
+                    add(className, pair["newValue"])
+                }
+            }
+        }
+        return found
+    }
+
+    /// The key of one serialized object: its primary key field as text.
+    private func primaryKey(of object: JSONValue, className: String) -> AuditObjectKey? {
+        guard case .object(let fields) = object, Self.isIndexable(className) else { return nil }
+        let text: String
+        switch fields[primaryKeys[className] ?? "_id"] {
+        case .string(let s)?: text = s
+        case .int(let n)?: text = String(n)
+        default: return nil
+        }
+        guard Self.isIndexable(text) else { return nil }
+        return AuditObjectKey(className: className, primaryKey: text)
+    }
+
+    /// Whether a value is indexed: not empty, at most ``maxIndexedBytes``, no U+0000.
+    static func isIndexable(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= maxIndexedBytes && !value.utf8.contains(0)
+    }
+
+    /// A value stored in an index column that must hold one (activity, type, uploader): U+0000 replaced by U+FFFD.
+    static func storable(_ value: String) -> String {
+        value.utf8.contains(0) ? value.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : value
+    }
+}
