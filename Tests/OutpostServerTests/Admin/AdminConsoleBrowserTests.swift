@@ -173,19 +173,7 @@ import Testing
             "private": .bool(false),
         ])])
         let app = try AppDefinition(jsonText: JSONValue.object(fields).text)
-        return try await TemporaryDirectory.with("console-browser") { directory in
-            let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
-            let settings = try SyncAppSettings(app: app)
-            let engine = SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil }
-            do {
-                let result = try await withTestServer(configuration: app, storage: storage, handler: engine, body)
-                try await storage.close()
-                return result
-            } catch {
-                try? await storage.close()
-                throw error
-            }
-        }
+        return try await withSQLiteServer(app, label: "console-browser", body)
     }
 
     /// Whether the test can run here: Node.js and Chromium are both found.

@@ -25,11 +25,17 @@ func withDataServer<T>(
     rules: [String: JSONValue] = [:], dataAPIEnabled: Bool = true,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    try await TemporaryDirectory.with("data-api") { directory in
+    var app = AppDefinition.development(appId: "data-app")
+    for (collection, role) in rules { app.rules[collection] = .object(["roles": .array([role])]) }
+    app.dataAPI.enabled = dataAPIEnabled
+    return try await withSQLiteServer(app, label: "data-api", body)
+}
+
+/// A test server for `app` on a real SQLite storage in a temporary directory, with the server's own sync engine;
+/// the storage is closed afterwards.
+func withSQLiteServer<T>(_ app: AppDefinition, label: String, _ body: (TestServer) async throws -> T) async throws -> T {
+    try await TemporaryDirectory.with(label) { directory in
         let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
-        var app = AppDefinition.development(appId: "data-app")
-        for (collection, role) in rules { app.rules[collection] = .object(["roles": .array([role])]) }
-        app.dataAPI.enabled = dataAPIEnabled
         let settings = try SyncAppSettings(app: app)
         let engine = SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil }
         do {

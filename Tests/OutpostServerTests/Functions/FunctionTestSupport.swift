@@ -10,29 +10,16 @@ func withFunctionServer<T>(
     functions: String, runtime: String = "{}", values: String = "{}", rules: [String: JSONValue] = [:],
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    try await TemporaryDirectory.with("functions") { directory in
-        let storage = try SQLiteStorage(path: directory.path("server.sqlite"))
-        var app = try AppDefinition(jsonText: """
-            {"app_id": "fn-app", "functions": \(functions), "functions_runtime": \(runtime), "values": \(values),
-             "auth": {"anonymous": {"enabled": true}}, "sync": {"development_mode_enabled": true}}
-            """)
-        let development = AppDefinition.development(appId: "fn-app")
-        app.auth = development.auth
-        app.sync = development.sync
-        app.defaultRule = development.defaultRule
-        app.dataAPI.enabled = true
-        for (collection, role) in rules { app.rules[collection] = .object(["roles": .array([role])]) }
-        let settings = try SyncAppSettings(app: app)
-        let engine = SyncEngine(storage: storage) { $0 == settings.appId ? settings : nil }
-        do {
-            let result = try await withTestServer(configuration: app, storage: storage, handler: engine, body)
-            try await storage.close()
-            return result
-        } catch {
-            try? await storage.close()
-            throw error
-        }
-    }
+    var app = try AppDefinition(jsonText: """
+        {"app_id": "fn-app", "functions": \(functions), "functions_runtime": \(runtime), "values": \(values)}
+        """)
+    let development = AppDefinition.development(appId: "fn-app")
+    app.auth = development.auth
+    app.sync = development.sync
+    app.defaultRule = development.defaultRule
+    app.dataAPI.enabled = true
+    for (collection, role) in rules { app.rules[collection] = .object(["roles": .array([role])]) }
+    return try await withSQLiteServer(app, label: "functions", body)
 }
 
 /// `{"name": …, "source": …}` entries of an app file.
