@@ -54,8 +54,9 @@ struct AuditExtractor: Sendable {
         }
         if let uploader { addUser(uploader) }
         var metadata: [(key: String, value: String)] = []
-        for (key, value) in document.fields where !Self.fixedFields.contains(key) && key != partitionKey {
-            if case .string(let text) = value { metadata.append((key, text)) }
+        for (key, value) in document.fields {
+            guard case .string(let text) = value, !Self.isFixedField(key), key != partitionKey else { continue }
+            metadata.append((key, text))
         }
         for (_, value) in metadata.sorted(by: { $0.key < $1.key }) { addUser(value) }
         var objects: [AuditObjectKey] = []
@@ -68,13 +69,26 @@ struct AuditExtractor: Sendable {
             activity: Self.storable(activity), eventType: eventType, users: users, objects: objects)
     }
 
+    /// Whether a field is one of ``fixedFields`` (a comparison of short texts: cheaper than hashing each key).
+    static func isFixedField(_ key: String) -> Bool {
+        switch key {
+        case "_id", "timestamp", "activity", "event", "data": true
+        default: false
+        }
+    }
+
     /// Whether a value is indexed: not empty, at most ``maxIndexedBytes``, no U+0000.
     static func isIndexable(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.count <= maxIndexedBytes && !value.utf8.contains(0)
+        !value.isEmpty && value.utf8.count <= maxIndexedBytes && !containsNul(value)
     }
 
     /// A value stored in an index column that must hold one (activity, type, uploader): U+0000 replaced by U+FFFD.
     static func storable(_ value: String) -> String {
-        value.utf8.contains(0) ? value.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : value
+        containsNul(value) ? value.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : value
+    }
+
+    private static func containsNul(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { utf8 in utf8.count > 0 && memchr(utf8.baseAddress!, 0, utf8.count) != nil }
     }
 }
