@@ -53,70 +53,42 @@ struct AuditExtractor: Sendable {
             if Self.isIndexable(value), !users.contains(value) { users.append(value) }
         }
         if let uploader { addUser(uploader) }
-        for key in document.sortedKeys where !Self.fixedFields.contains(key) && key != partitionKey {
-            if case .string(let value)? = document[key] { addUser(value) }
+        var metadata: [(key: String, value: String)] = []
+        for (key, value) in document.fields {
+            guard case .string(let text) = value, !Self.isFixedField(key), key != partitionKey else { continue }
+            metadata.append((key, text))
         }
+        for (_, value) in metadata.sorted(by: { $0.key < $1.key }) { addUser(value) }
         var objects: [AuditObjectKey] = []
-        if case .string(let data)? = document["data"], let json = JSONValue.parse(data) {
-            objects = self.objects(in: json)
+        if case .string(let data)? = document["data"] {
+            var reader = AuditDataReader(data) { primaryKeys[$0] ?? "_id" }
+            objects = reader.objects().filter { Self.isIndexable($0.className) && Self.isIndexable($0.primaryKey) }
         }
         return AuditIndexEntry(
             eventId: id.stringValue, timestamp: date.millisecondsSince1970, userId: uploader.map(Self.storable),
             activity: Self.storable(activity), eventType: eventType, users: users, objects: objects)
     }
 
-    /// The distinct objects a read or write payload names, in the order it names them.
-    func objects(in data: JSONValue) -> [AuditObjectKey] {
-        guard case .object(let top) = data else { return [] }
-        var found: [AuditObjectKey] = []
-        var seen = Set<AuditObjectKey>()
-        func add(_ className: String, _ object: JSONValue?) {
-            guard let object, let key = primaryKey(of: object, className: className), seen.insert(key).inserted else { return }
-            found.append(key)
+    /// Whether a field is one of ``fixedFields`` (a comparison of short texts: cheaper than hashing each key).
+    static func isFixedField(_ key: String) -> Bool {
+        switch key {
+        case "_id", "timestamp", "activity", "event", "data": true
+        default: false
         }
-        if top.count == 2, case .string(let className)? = top["type"], case .array(let values)? = top["value"] {
-            for value in values { add(className, value) }
-            return found
-        }
-        for className in top.keys.sorted() {
-            guard case .object(let changes)? = top[className] else { continue }
-            for section in ["insertions", "deletions"] {
-                guard case .array(let objects)? = changes[section] else { continue }
-                for object in objects { add(className, object) }
-            }
-            guard case .array(let modifications)? = changes["modifications"] else { continue }
-            for modification in modifications {
-                guard case .object(let pair) = modification else { continue }
-                if let old = pair["oldValue"], primaryKey(of: old, className: className) != nil {
-                    add(className, old)
-                } else {
-                    add(className, pair["newValue"])
-                }
-            }
-        }
-        return found
-    }
-
-    /// The key of one serialized object: its primary key field as text.
-    private func primaryKey(of object: JSONValue, className: String) -> AuditObjectKey? {
-        guard case .object(let fields) = object, Self.isIndexable(className) else { return nil }
-        let text: String
-        switch fields[primaryKeys[className] ?? "_id"] {
-        case .string(let s)?: text = s
-        case .int(let n)?: text = String(n)
-        default: return nil
-        }
-        guard Self.isIndexable(text) else { return nil }
-        return AuditObjectKey(className: className, primaryKey: text)
     }
 
     /// Whether a value is indexed: not empty, at most ``maxIndexedBytes``, no U+0000.
     static func isIndexable(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.count <= maxIndexedBytes && !value.utf8.contains(0)
+        !value.isEmpty && value.utf8.count <= maxIndexedBytes && !containsNul(value)
     }
 
     /// A value stored in an index column that must hold one (activity, type, uploader): U+0000 replaced by U+FFFD.
     static func storable(_ value: String) -> String {
-        value.utf8.contains(0) ? value.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : value
+        containsNul(value) ? value.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : value
+    }
+
+    private static func containsNul(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { utf8 in utf8.count > 0 && memchr(utf8.baseAddress!, 0, utf8.count) != nil }
     }
 }

@@ -129,3 +129,17 @@ import Testing
         #expect(AuditEventFormat.csvField("two\nlines") == "\"two\nlines\"")
     }
 }
+
+extension AuditExtractorTests {
+    /// A query read of thousands of objects, keys with escapes, white space and nesting the reader skips.
+    @Test func largeAndUnusualPayloads() {
+        let many = (0..<3000).map { #"{"_id":\#($0 % 2500),"tags":["a","b"],"link":{"_id":"no"}}"# }.joined(separator: ",")
+        let keys = Self.objects(#"{"type":"Big","value":[\#(many)]}"#)
+        #expect(keys.count == 2500 && keys.first == "Big/0" && keys.last == "Big/2499")
+        #expect(Self.objects(#" { "value" : [ { "name" : "x\"y" , "\u005fid" : "k\"1" } ] , "type" : "Esc" } "#) == [#"Esc/k"1"#])
+        #expect(Self.objects(#"{"A":{"modifications":[{"oldValue":{"_id":1},"newValue":{"_id":2}}],"other":[1,{"x":[]}]}}"#)
+            == ["A/1"])
+        #expect(Self.objects(#"{"type":"X","value":[{"_id":1}"#).isEmpty, "cut short")
+        #expect(Self.objects(#"{"type":"X","value":[{"_id":1}]} trailing"#) == ["X/1"], "lenient after the payload")
+    }
+}

@@ -8,17 +8,23 @@ import Foundation
 /// the next sequence number and hashes the previous batch's hash with the digests (``AuditChain/hash(previous:digests:)``),
 /// under the app's transaction lock, so batches are chained in commit order.
 public struct AuditBatchDraft: Hashable, Sendable {
-    public var entries: [AuditIndexEntry]
+    public let entries: [AuditIndexEntry]
     /// One per entry: the digest of the event's stored text.
-    public var digests: [String]
+    public let digests: [String]
     /// When the batch was ingested.
-    public var ingestedAt: Date
+    public let ingestedAt: Date
+    /// Each entry's objects and user values as the index stores them beside it (``AuditChain/objectsText(_:)``,
+    /// ``AuditChain/usersText(_:)``), written with the draft, before the app's transaction commits.
+    package let storedObjects: [String?]
+    package let storedUsers: [String?]
 
     public init(entries: [AuditIndexEntry], digests: [String], ingestedAt: Date) {
         precondition(entries.count == digests.count, "an audit batch needs one digest per entry")
         self.entries = entries
         self.digests = digests
         self.ingestedAt = ingestedAt
+        storedObjects = entries.map { AuditChain.objectsText($0.objects) }
+        storedUsers = entries.map { AuditChain.usersText($0.users) }
     }
 }
 

@@ -107,10 +107,21 @@ package enum AuditChain {
         return fields.compactMapValues { if case .string(let s) = $0 { s } else { nil } }
     }
 
-    /// An index entry's objects as stored beside it: `[[class, key], …]` (nil when none).
+    /// An index entry's objects as stored beside it: `[["<class>","<key>"],…]` (nil when none), written straight
+    /// into bytes (ingest writes one per event).
     package static func objectsText(_ objects: [AuditObjectKey]) -> String? {
-        objects.isEmpty ? nil
-            : JSONValue.array(objects.map { .array([.string($0.className), .string($0.primaryKey)]) }).text
+        guard !objects.isEmpty else { return nil }
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(objects.count * 48)
+        for (i, object) in objects.enumerated() {
+            out.append(contentsOf: i == 0 ? [UInt8(ascii: "[")] : Array(",[".utf8))
+            JSONValue.writeString(object.className, to: &out)
+            out.append(UInt8(ascii: ","))
+            JSONValue.writeString(object.primaryKey, to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     package static func objects(fromText text: String?) -> [AuditObjectKey] {
@@ -124,7 +135,14 @@ package enum AuditChain {
 
     /// An index entry's user values as stored beside it: a JSON array of strings (nil when none).
     package static func usersText(_ users: [String]) -> String? {
-        users.isEmpty ? nil : JSONValue.array(users.map(JSONValue.string)).text
+        guard !users.isEmpty else { return nil }
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (i, user) in users.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(user, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     package static func users(fromText text: String?) -> [String] {

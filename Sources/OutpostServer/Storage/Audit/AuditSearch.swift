@@ -66,3 +66,11 @@ public struct AuditSearch: Hashable, Sendable {
         a.timestamp != b.timestamp ? a.timestamp > b.timestamp : a.eventId > b.eventId
     }
 }
+
+extension AuditSearch {
+    /// Whether no condition is set (the count is then the chain's event count, kept as events are indexed and
+    /// removed, instead of a count of the whole index).
+    var isUnfiltered: Bool {
+        user == nil && activity == nil && eventType == nil && since == nil && until == nil && object == nil
+    }
+}

@@ -44,7 +44,7 @@ struct AuditSearchSQL {
 
     /// One row, one column: how many events match (the cursor is ignored).
     static func count(appId: String, _ search: AuditSearch, placeholder: @escaping (Int) -> String) -> AuditSearchSQL {
-        var builder = Builder(appId: appId, search, cursor: false, placeholder: placeholder)
+        let builder = Builder(appId: appId, search, cursor: false, placeholder: placeholder)
         let needsEvents = builder.driver != .events && (search.activity != nil || search.eventType != nil)
         let sql = """
             SELECT count(*) FROM \(builder.from(joiningEvents: needsEvents))

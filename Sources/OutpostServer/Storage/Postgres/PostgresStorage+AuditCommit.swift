@@ -29,8 +29,8 @@ extension PostgresStorage {
                     \(entries.map { $0.userId ?? "" })::text[], \(entries.map { $0.userId == nil })::bool[],
                     \(entries.map(\.activity))::text[], \(entries.map { $0.eventType ?? "" })::text[],
                     \(entries.map { $0.eventType == nil })::bool[],
-                    \(entries.map { AuditChain.objectsText($0.objects) ?? "" })::text[],
-                    \(entries.map { AuditChain.usersText($0.users) ?? "" })::text[]) AS t(ts, id, u, nu, a, ty, nt, o, uv)
+                    \(draft.storedObjects.map { $0 ?? "" })::text[], \(draft.storedUsers.map { $0 ?? "" })::text[])
+                    AS t(ts, id, u, nu, a, ty, nt, o, uv)
                 ON CONFLICT DO NOTHING RETURNING 1),
             us AS (
                 INSERT INTO audit_event_users (app, value, ts, event_id)

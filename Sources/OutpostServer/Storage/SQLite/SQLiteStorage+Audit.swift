@@ -98,11 +98,3 @@ extension SQLiteStorage {
             prunedCount: row[7], previousHash: row[8], hash: row[9])
     }
 }
-
-extension AuditSearch {
-    /// Whether no condition is set (the count is then the chain's event count, kept as events are indexed and
-    /// removed, instead of a count of the whole index).
-    var isUnfiltered: Bool {
-        user == nil && activity == nil && eventType == nil && since == nil && until == nil && object == nil
-    }
-}

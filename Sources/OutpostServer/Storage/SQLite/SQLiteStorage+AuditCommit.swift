@@ -17,21 +17,34 @@ extension SQLiteStorage {
         let object = try db.cachedStatement(sql: """
             INSERT INTO audit_event_objects (app, class, pk, ts, event_id) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """)
+        for statement in [event, user, object] { try DirectRows.bindConstant(statement, appId, at: 1, in: db) }
         var inserted = 0
-        for entry in draft.entries {
-            try DirectRows.run(event, [
-                .text(appId), .integer(entry.timestamp), .text(entry.eventId), optional(entry.userId), .text(entry.activity),
-                optional(entry.eventType), .integer(sequence), optional(AuditChain.objectsText(entry.objects)),
-                optional(AuditChain.usersText(entry.users)),
-            ], in: db)
+        for (i, entry) in draft.entries.enumerated() {
+            try DirectRows.run(event, in: db) { row in
+                try row.integer(entry.timestamp, at: 2)
+                try row.text(entry.eventId, at: 3)
+                try row.text(entry.userId, at: 4)
+                try row.text(entry.activity, at: 5)
+                try row.text(entry.eventType, at: 6)
+                try row.integer(sequence, at: 7)
+                try row.text(draft.storedObjects[i], at: 8)
+                try row.text(draft.storedUsers[i], at: 9)
+            }
             inserted += db.changesCount
             for value in entry.users {
-                try DirectRows.run(user, [.text(appId), .text(value), .integer(entry.timestamp), .text(entry.eventId)], in: db)
+                try DirectRows.run(user, in: db) { row in
+                    try row.text(value, at: 2)
+                    try row.integer(entry.timestamp, at: 3)
+                    try row.text(entry.eventId, at: 4)
+                }
             }
             for key in entry.objects {
-                try DirectRows.run(object, [
-                    .text(appId), .text(key.className), .text(key.primaryKey), .integer(entry.timestamp), .text(entry.eventId),
-                ], in: db)
+                try DirectRows.run(object, in: db) { row in
+                    try row.text(key.className, at: 2)
+                    try row.text(key.primaryKey, at: 3)
+                    try row.integer(entry.timestamp, at: 4)
+                    try row.text(entry.eventId, at: 5)
+                }
             }
         }
         let (record, newHead) = AuditChain.link(draft, after: head, inserted: inserted)
@@ -77,10 +90,13 @@ extension SQLiteStorage {
         for (sequence, group) in Dictionary(grouping: removals, by: \.record.batch).sorted(by: { $0.key < $1.key }) {
             guard let row = try Row.fetchOne(read, arguments: [appId, sequence]) else { continue }
             let batch = AuditChain.removing(group, from: auditBatch(row))
-            try DirectRows.run(update, [
-                .text(AuditChain.idsText(batch.eventIds)), optional(AuditChain.prunedText(batch.prunedDigests)),
-                .integer(Int64(batch.prunedCount)), .text(appId), .integer(sequence),
-            ], in: db)
+            try DirectRows.run(update, in: db) { row in
+                try row.text(AuditChain.idsText(batch.eventIds), at: 1)
+                try row.text(AuditChain.prunedText(batch.prunedDigests), at: 2)
+                try row.integer(Int64(batch.prunedCount), at: 3)
+                try row.text(appId, at: 4)
+                try row.integer(sequence, at: 5)
+            }
         }
         var head = try auditHead(appId, db)
         head.events = max(0, head.events - Int64(deleted))
@@ -92,9 +108,5 @@ extension SQLiteStorage {
             INSERT INTO audit_chain (app, seq, hash, events) VALUES (?, ?, ?, ?)
             ON CONFLICT (app) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, events = excluded.events
             """), [.text(appId), .integer(head.sequence), .text(head.hash), .integer(head.events)], in: db)
-    }
-
-    private static func optional(_ text: String?) -> DirectRows.Argument {
-        text.map(DirectRows.Argument.text) ?? .null
     }
 }
