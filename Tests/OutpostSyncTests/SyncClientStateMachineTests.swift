@@ -117,6 +117,23 @@ import Testing
 
     // MARK: Reconnect with backoff
 
+    /// Between the socket opening and the BIND (the file's snapshot is read in between, and a busy machine makes
+    /// that slow), a download waiter or a local change must not send a session message: the server has no session
+    /// 1 on the new connection yet and closes it ("Bad session identifier 1"). The waiter gets its MARK after BIND.
+    @Test func nothingOfTheSessionGoesBeforeItsBind() {
+        var m = Self.machine()
+        Self.connected(&m)
+        _ = m.connectionEnded(.closed, at: Self.start, jitter: 0)
+        m.socketOpened(number: 2, at: Self.start, pingPeriod: 60_000, pongTimeout: 120_000)
+        #expect(m.waitForDownload(UUID()).isEmpty)
+        #expect(m.localChange().isEmpty)
+        #expect(m.sendMark(.download).isEmpty)
+        let lines = Self.lines(m.bind(Self.snapshot(), recorded: [:]))
+        #expect(lines.first?.hasPrefix("send bind") == true, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("send mark") }, "\(lines)")
+        #expect(lines.firstIndex { $0.hasPrefix("send mark") }! > lines.firstIndex { $0.hasPrefix("send bind") }!)
+    }
+
     @Test func failedAttemptsBackOffExponentiallyAndAnAcceptedSessionStartsOver() {
         var m = Self.machine()
         var delays: [Duration] = []

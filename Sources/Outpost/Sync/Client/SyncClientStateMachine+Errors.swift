@@ -14,6 +14,7 @@ extension SyncClientStateMachine {
         // Any other error ends the session on the server: nothing more is sent on this connection (a download waiter
         // asking for a mark while `beforeReset` runs would name a session the server no longer has).
         isConnected = false
+        isBound = false
         if ClientResetPlan.isRequested(by: info) {
             return actions + clientReset(info, at: now)
         }

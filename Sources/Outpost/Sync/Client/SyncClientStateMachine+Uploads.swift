@@ -7,7 +7,7 @@ extension SyncClientStateMachine {
 
     /// Asks for the queue to upload: nothing goes while a bootstrap arrives or before the file has its identity.
     mutating func pump() -> [Action] {
-        guard isConnected, fileIdent != nil, !isBootstrapping else { return [] }
+        guard isBound, fileIdent != nil, !isBootstrapping else { return [] }
         return [.readUploads(UploadRead(generation: generation, after: lastSentClientVersion, lastQuery: lastSentQueryVersion))]
     }
 
@@ -19,7 +19,7 @@ extension SyncClientStateMachine {
     /// first transaction made under it; one UPLOAD stays within the server's size limit.
     mutating func uploadsRead(_ read: UploadRead, _ queued: [SyncFile.QueuedUpload], pending: [SubscriptionQuery],
                               limit: Int) -> [Action] {
-        guard isConnected, read.generation == generation else { return [] }
+        guard isBound, read.generation == generation else { return [] }
         var actions: [Action] = []
         var batch: [SyncFile.QueuedUpload] = []
         var batchBytes = 0
@@ -61,7 +61,7 @@ extension SyncClientStateMachine {
     /// `wait(for: .download)`: resumed by the answer to a download mark sent after it began waiting.
     mutating func waitForDownload(_ id: UUID) -> [Action] {
         downloadWaiters[id] = nextRequestId
-        guard isConnected, fileIdent != nil, reset == nil else { return [] }
+        guard isBound, fileIdent != nil, reset == nil else { return [] }
         return sendMark(.download)
     }
 

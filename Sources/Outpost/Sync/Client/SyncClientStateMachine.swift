@@ -140,6 +140,10 @@ struct SyncClientStateMachine {
     /// Counts connections: an answer to an action of an earlier one is ignored.
     var generation = 0
     var isConnected = false
+    /// BIND has been sent on this connection: only then may session messages (MARK, UPLOAD, QUERY) go. Between the
+    /// socket opening and the BIND (the file's snapshot is being read) they would name a session the server does not
+    /// have yet ("Bad session identifier 1").
+    var isBound = false
     var connectionNumber = 0
     var fileIdent: Int64?
     var lastSentClientVersion: Int64 = 0
@@ -171,12 +175,14 @@ struct SyncClientStateMachine {
     mutating func socketOpened(number: Int, at now: Date, pingPeriod: Int, pongTimeout: Int) {
         generation += 1
         isConnected = true
+        isBound = false
         connectionNumber = number
         keepalive = SyncKeepalive(pingPeriod: pingPeriod, pongTimeout: pongTimeout, connectedAt: now)
     }
 
     /// The file's state as the connection begins (its held downloads dropped): bind, and upload if it has its identity.
     mutating func bind(_ snapshot: SyncFileSnapshot, recorded: [Int64: [RejectedUpdate]]) -> [Action] {
+        isBound = isConnected
         merge(recorded)
         fileIdent = snapshot.fileIdent
         if snapshot.isClientResetUnderWay {
@@ -248,6 +254,7 @@ struct SyncClientStateMachine {
             actions.append(.log(.info, "\(connection) \(description)"))
         }
         isConnected = false
+        isBound = false
         isStreaming = false
         if skipBackoff {
             skipBackoff = false
@@ -273,6 +280,7 @@ struct SyncClientStateMachine {
     /// The session stopped (suspend, log out, close): downloads held for a later message are dropped.
     mutating func stopped() {
         isConnected = false
+        isBound = false
         isStreaming = false
         held = HeldDownloads()
         isBootstrapping = false
@@ -307,7 +315,7 @@ struct SyncClientStateMachine {
     // MARK: Marks
 
     mutating func sendMark(_ purpose: MarkPurpose) -> [Action] {
-        guard isConnected else { return [] }
+        guard isBound else { return [] }
         let id = nextRequestId
         nextRequestId += 1
         markRequests[id] = purpose
@@ -316,7 +324,7 @@ struct SyncClientStateMachine {
 
     /// Once the file has its identity: ask for the download marks waiters need, and upload.
     mutating func afterIdent() -> [Action] {
-        guard isConnected else { return [] }
+        guard isBound else { return [] }
         var actions: [Action] = []
         if !downloadWaiters.isEmpty && reset == nil { actions += sendMark(.download) }
         return actions + pump()
