@@ -6,6 +6,16 @@ import OutpostCore
 /// JSON body of Extended JSON values, authenticated by the user's access token (see `docs/data-api.md`).
 struct DataAPIRoutes: Sendable {
     let application: OutpostServerApplication
+    /// The app's rules, or why they do not parse.
+    let rules: Result<RuleSet, RuleError>
+
+    init(application: OutpostServerApplication) {
+        self.application = application
+        let app = application.app
+        self.rules = Result { () throws(RuleError) -> RuleSet in
+            try RuleSet.parse(rules: .object(app.rules), defaultRule: app.defaultRule)
+        }
+    }
 
     func register(on router: Router<OutpostRequestContext>) {
         router.group(RouterPath(ClientAPIRoutes.basePath)).post("data/:collection/:action", use: handle)
@@ -28,7 +38,7 @@ struct DataAPIRoutes: Sendable {
         var request = request
         let body = try await request.jsonObject(context: context)
         let rules: RuleSet
-        switch application.dataRules {
+        switch self.rules {
         case .success(let parsed): rules = parsed
         case .failure(let error):
             throw APIError(
@@ -38,7 +48,7 @@ struct DataAPIRoutes: Sendable {
         var service = DataAPIService(
             storage: application.storage, appId: appId, rules: rules, engine: application.syncHandler as? SyncEngine)
         service.limits = application.app.dataAPI
-        service.values = application.ruleValues
+        service.values = application.app.functions.ruleValues
         if rules.callsFunctions, let runtime = application.functionRuntime {
             service.ruleFunctions = FunctionService(application: application, runtime: runtime).ruleFunctions(for: user)
         }

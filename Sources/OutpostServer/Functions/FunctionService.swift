@@ -72,13 +72,16 @@ struct FunctionService: Sendable {
     }
 
     private func ruleContext(_ user: AuthenticatedUser) -> RuleContext {
-        RuleContext(userId: user.userId, userData: user.data, customData: user.customData, values: application.ruleValues)
+        RuleContext(userId: user.userId, userData: user.data, customData: user.customData, values: functions.ruleValues)
     }
 
     /// `context.services.get("mongodb-atlas").db(…).collection(…).<action>(…)`: the Data API's engine, in its
     /// transactions, so writes reach sync clients as history. A system frame runs with a rule that allows all.
     private func servicesHandler(user: AuthenticatedUser?) -> FunctionRuntime.ServiceHandler {
         let application = application
+        let appRules = Result { () throws(RuleError) -> RuleSet in
+            try RuleSet.parse(rules: .object(application.app.rules), defaultRule: application.app.defaultRule)
+        }
         return { request in
             guard request.service == "mongodb-atlas" else {
                 return .failure(APIError.badRequest("service \"\(request.service)\" is not configured"))
@@ -94,7 +97,7 @@ struct FunctionService: Sendable {
                 rules = Self.systemRules
                 caller = user ?? AuthenticatedUser(appId: application.app.appId, userId: "system")
             } else {
-                switch application.dataRules {
+                switch appRules {
                 case .success(let parsed): rules = parsed
                 case .failure(let error):
                     return .failure(APIError(status: .internalServerError, errorCode: "InternalServerError",
@@ -106,7 +109,7 @@ struct FunctionService: Sendable {
                 storage: application.storage, appId: application.app.appId, rules: rules,
                 engine: application.syncHandler as? SyncEngine)
             service.limits = application.app.dataAPI
-            service.values = application.ruleValues
+            service.values = application.app.functions.ruleValues
             do {
                 return .success(try await service.perform(
                     action: request.action, collection: request.collection,

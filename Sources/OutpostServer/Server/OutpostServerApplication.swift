@@ -5,7 +5,6 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import OutpostCore
 import ServiceLifecycle
 
 /// The Outpost server as a swift-service-lifecycle `Service`: the client API (auth), `/health`, `/metrics` and the
@@ -43,10 +42,6 @@ public struct OutpostServerApplication: Service {
     public let logger: Logger
     /// Runs the app's functions (nil when it has none).
     public let functionRuntime: FunctionRuntime?
-    /// The app's rules for the Data API and functions' `context.services`, parsed once (or why they do not parse).
-    let dataRules: Result<RuleSet, RuleError>
-    /// The app's values as rules read them (`%%values`), converted once.
-    let ruleValues: Document
     /// The open sync connections of each user (``OutpostServerConfiguration/maxSyncConnectionsPerUser``).
     let syncConnectionQuota: SyncConnectionQuota
     let closesStorage: Bool
@@ -93,10 +88,6 @@ public struct OutpostServerApplication: Service {
         }
         self.syncConnectionQuota = SyncConnectionQuota(limit: configuration.maxSyncConnectionsPerUser)
         self.functionRuntime = app.functions.definitions.isEmpty ? nil : FunctionRuntime(app: app)
-        self.dataRules = Result { () throws(RuleError) -> RuleSet in
-            try RuleSet.parse(rules: .object(app.rules), defaultRule: app.defaultRule)
-        }
-        self.ruleValues = app.functions.ruleValues
         self.logger = logger
         self.closesStorage = closesStorage
         self.routeInstallers = routeInstallers
